@@ -1,0 +1,2 @@
+/** Placeholder. */
+export const hello = (): number => 1;

@@ -1,0 +1,19 @@
+import { fileURLToPath } from 'node:url';
+import { defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Test configuration every package re-uses. The `@ftw/source` condition makes sibling packages resolve to
+ * their TypeScript source, so tests need no build of their dependencies; the setup file takes the
+ * fast-check seed from `FC_SEED` so that a failure in CI replays.
+ */
+export default defineConfig({
+  ssr: { resolve: { conditions: ['@ftw/source', ...defaultServerConditions] } },
+  resolve: { conditions: ['@ftw/source', ...defaultServerConditions] },
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    setupFiles: [fileURLToPath(new URL('./vitest.setup.ts', import.meta.url))],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
