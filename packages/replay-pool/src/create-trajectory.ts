@@ -1,0 +1,160 @@
+import { describeValue } from './describe-value.js';
+import { cloneJsonValue, type JsonValue } from './json-value.js';
+import type { Trajectory } from './trajectory.js';
+import type { TrajectoryInput } from './trajectory-input.js';
+
+/** Largest action: actions are stored in an Int32Array. */
+export const MAX_ACTION = 0x7fff_ffff;
+/** Largest policy version: versions are stored in a Uint32Array. */
+export const MAX_VERSION = 0xffff_ffff;
+
+/**
+ * Builds the frozen stored record from already verified columns, always with the same keys in the same
+ * order so that every trajectory shares one object shape. Internal.
+ */
+export function makeTrajectory(
+  sequence: number,
+  actions: Int32Array,
+  logProbs: Float64Array,
+  versions: Uint32Array,
+  minVersion: number,
+  maxVersion: number,
+  ret: number,
+  observations: Float64Array | undefined,
+  observationSize: number,
+  metadata: JsonValue | undefined,
+): Trajectory {
+  return Object.freeze({
+    sequence,
+    length: actions.length,
+    actions,
+    logProbs,
+    versions,
+    minVersion,
+    maxVersion,
+    return: ret,
+    observations,
+    observationSize,
+    metadata,
+  });
+}
+
+function lengthOf(value: unknown, name: string): number {
+  const length = typeof value === 'object' && value !== null ? (value as ArrayLike<unknown>).length : undefined;
+  if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) {
+    throw new TypeError(`${name} must be an array or typed array of numbers, got ${describeValue(value)}`);
+  }
+  return length;
+}
+
+function sameLength(length: number, name: string, steps: number): void {
+  if (length !== steps) {
+    throw new RangeError(`${name} must have one entry per step (${steps}, the length of actions), got length ${length}`);
+  }
+}
+
+/**
+ * Verifies a {@link TrajectoryInput} and copies it into a stored {@link Trajectory}. Every field is read
+ * once and checked before anything is returned, so a refused input leaves no trace. Internal.
+ *
+ * @param input - what the caller pushed
+ * @param sequence - the sequence id to give the record
+ * @returns the frozen columnar record
+ * @throws TypeError when a field has the wrong type; RangeError when a value is out of its domain
+ */
+export function createTrajectory(input: TrajectoryInput, sequence: number): Trajectory {
+  if (typeof input !== 'object' || input === null) {
+    throw new TypeError(`trajectory must be an object, got ${describeValue(input)}`);
+  }
+  const { actions, logProbs, versions, return: ret, observations, metadata } = input;
+
+  const steps = lengthOf(actions, 'trajectory.actions');
+  if (steps === 0) throw new RangeError('trajectory.actions must hold at least one step, got length 0');
+  const actionColumn = new Int32Array(steps);
+  for (let i = 0; i < steps; i++) {
+    const a = actions[i];
+    if (typeof a !== 'number' || !(a >= 0 && a <= MAX_ACTION) || Math.floor(a) !== a) {
+      throw new RangeError(
+        `trajectory.actions[${i}] must be an integer in [0, ${MAX_ACTION}], got ${describeValue(a)}`,
+      );
+    }
+    actionColumn[i] = a;
+  }
+
+  sameLength(lengthOf(logProbs, 'trajectory.logProbs'), 'trajectory.logProbs', steps);
+  const logProbColumn = new Float64Array(steps);
+  for (let i = 0; i < steps; i++) {
+    const p = logProbs[i];
+    if (typeof p !== 'number' || !(p <= 0) || p === Number.NEGATIVE_INFINITY) {
+      throw new RangeError(
+        `trajectory.logProbs[${i}] must be a finite log-probability <= 0, got ${describeValue(p)}`,
+      );
+    }
+    logProbColumn[i] = p;
+  }
+
+  const versionColumn = new Uint32Array(steps);
+  let minVersion = MAX_VERSION;
+  let maxVersion = 0;
+  if (typeof versions === 'number') {
+    if (!(versions >= 0 && versions <= MAX_VERSION) || Math.floor(versions) !== versions) {
+      throw new RangeError(
+        `trajectory.versions must be an integer in [0, ${MAX_VERSION}] or one per step, got ${describeValue(versions)}`,
+      );
+    }
+    versionColumn.fill(versions);
+    minVersion = maxVersion = versions;
+  } else {
+    sameLength(lengthOf(versions, 'trajectory.versions'), 'trajectory.versions', steps);
+    for (let i = 0; i < steps; i++) {
+      const v = versions[i];
+      if (typeof v !== 'number' || !(v >= 0 && v <= MAX_VERSION) || Math.floor(v) !== v) {
+        throw new RangeError(
+          `trajectory.versions[${i}] must be an integer in [0, ${MAX_VERSION}], got ${describeValue(v)}`,
+        );
+      }
+      versionColumn[i] = v;
+      if (v < minVersion) minVersion = v;
+      if (v > maxVersion) maxVersion = v;
+    }
+  }
+
+  if (typeof ret !== 'number' || !Number.isFinite(ret)) {
+    throw new RangeError(`trajectory.return must be a finite number, got ${describeValue(ret)}`);
+  }
+
+  let observationColumn: Float64Array | undefined;
+  let observationSize = 0;
+  if (observations !== undefined) {
+    const count = lengthOf(observations, 'trajectory.observations');
+    if (count === 0 || count % steps !== 0) {
+      throw new RangeError(
+        `trajectory.observations must hold d values per step for a whole d >= 1 (a positive multiple of ${steps}), got length ${count}`,
+      );
+    }
+    observationSize = count / steps;
+    observationColumn = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      const x = observations[i];
+      if (typeof x !== 'number' || !Number.isFinite(x)) {
+        throw new RangeError(`trajectory.observations[${i}] must be a finite number, got ${describeValue(x)}`);
+      }
+      observationColumn[i] = x;
+    }
+  }
+
+  const storedMetadata = metadata === undefined ? undefined : cloneJsonValue(metadata, 'trajectory.metadata');
+
+  return makeTrajectory(
+    sequence,
+    actionColumn,
+    logProbColumn,
+    versionColumn,
+    minVersion,
+    maxVersion,
+    ret,
+    observationColumn,
+    observationSize,
+    storedMetadata,
+  );
+}

@@ -1,0 +1,187 @@
+import { makeTrajectory } from './create-trajectory.js';
+import { crc32 } from './crc32.js';
+import { freezeJsonValue, type JsonValue } from './json-value.js';
+import { PoolError } from './pool-error.js';
+import { MAX_CAPACITY, type PoolState } from './pool-state.js';
+import {
+  BODY_CRC_OFFSET,
+  BODY_LENGTH_OFFSET,
+  BODY_PREFIX_BYTES,
+  FLAGS_OFFSET,
+  HEADER_BYTES,
+  HEADER_CRC_OFFSET,
+  MAGIC,
+  NO_METADATA,
+  RECORD_PREFIX_BYTES,
+  SNAPSHOT_FORMAT_VERSION,
+  STEP_BYTES,
+  VERSION_OFFSET,
+} from './snapshot-format.js';
+import type { Trajectory } from './trajectory.js';
+
+const TWO_32 = 2 ** 32;
+
+const corrupt = (reason: string, offset: number, place: string): PoolError =>
+  new PoolError('SNAPSHOT_CORRUPT', reason, { offset, place });
+
+function getU64(view: DataView, offset: number, place: string): number {
+  const high = view.getUint32(offset + 4, true);
+  if (high >= 2 ** 21) throw corrupt('a count exceeds 2^53 - 1', offset, place);
+  return high * TWO_32 + view.getUint32(offset, true);
+}
+
+function decodeMetadata(bytes: Uint8Array, offset: number, place: string): JsonValue {
+  let value: JsonValue;
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    value = JSON.parse(text) as JsonValue;
+    // Canonical text only, so that saving what was loaded gives back the same bytes.
+    if (JSON.stringify(value) !== text) throw new SyntaxError('not in the canonical form JSON.stringify writes');
+  } catch (error) {
+    throw corrupt(`metadata is not valid JSON text: ${(error as Error).message}`, offset, place);
+  }
+  return freezeJsonValue(value);
+}
+
+function checkHeader(bytes: Uint8Array, view: DataView): number {
+  for (let i = 0; i < MAGIC.length; i++) {
+    if (i >= bytes.length) {
+      throw new PoolError('SNAPSHOT_TRUNCATED', `${bytes.length} bytes end inside the header`, {
+        offset: bytes.length,
+        place: 'magic',
+      });
+    }
+    if (bytes[i] !== MAGIC[i]) {
+      throw new PoolError('SNAPSHOT_MAGIC', 'not a replay-pool snapshot (wrong magic bytes)', { offset: i, place: 'magic' });
+    }
+  }
+  if (bytes.length < HEADER_BYTES) {
+    throw new PoolError('SNAPSHOT_TRUNCATED', `${bytes.length} bytes end inside the ${HEADER_BYTES}-byte header`, {
+      offset: bytes.length,
+      place: 'header',
+    });
+  }
+  const version = view.getUint32(VERSION_OFFSET, true);
+  if (version !== SNAPSHOT_FORMAT_VERSION) {
+    throw new PoolError(
+      'SNAPSHOT_VERSION',
+      `format version ${version} is not supported; this release reads version ${SNAPSHOT_FORMAT_VERSION}`,
+      { offset: VERSION_OFFSET, place: 'format version' },
+    );
+  }
+  const storedHeaderCrc = view.getUint32(HEADER_CRC_OFFSET, true);
+  const headerCrc = crc32(bytes, 0, HEADER_CRC_OFFSET);
+  if (storedHeaderCrc !== headerCrc) {
+    throw corrupt(`header checksum ${storedHeaderCrc} does not match ${headerCrc}`, HEADER_CRC_OFFSET, 'header checksum');
+  }
+  if (view.getUint32(FLAGS_OFFSET, true) !== 0) throw corrupt('unknown header flags', FLAGS_OFFSET, 'header flags');
+  const end = HEADER_BYTES + getU64(view, BODY_LENGTH_OFFSET, 'body length');
+  if (bytes.length < end) {
+    throw new PoolError('SNAPSHOT_TRUNCATED', `the file has ${bytes.length} bytes, the header announces ${end}`, {
+      offset: bytes.length,
+      place: 'body',
+    });
+  }
+  if (bytes.length > end) throw corrupt(`${bytes.length - end} bytes follow the announced end`, end, 'trailing bytes');
+  const storedBodyCrc = view.getUint32(BODY_CRC_OFFSET, true);
+  const bodyCrc = crc32(bytes, HEADER_BYTES, end);
+  if (storedBodyCrc !== bodyCrc) {
+    throw corrupt(`body checksum ${storedBodyCrc} does not match ${bodyCrc}`, HEADER_BYTES, 'body checksum');
+  }
+  return end;
+}
+
+/**
+ * Verifies and reads snapshot bytes: magic, format version, header checksum, announced length, body
+ * checksum, then every field of every record. Nothing is returned unless all of it verifies. Internal.
+ *
+ * @param bytes - the whole snapshot
+ * @returns the pool state it holds
+ * @throws PoolError `SNAPSHOT_MAGIC`, `SNAPSHOT_VERSION`, `SNAPSHOT_TRUNCATED` or `SNAPSHOT_CORRUPT`,
+ *   with the byte offset and place of the first failure
+ */
+export function decodeSnapshot(bytes: Uint8Array): PoolState {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = checkHeader(bytes, view);
+
+  let at = HEADER_BYTES;
+  const need = (count: number, place: string): void => {
+    if (count > end - at) throw corrupt('a record runs past the end of the body', at, place);
+  };
+  need(BODY_PREFIX_BYTES, 'body prefix');
+  const capacity = view.getUint32(at, true);
+  if (capacity < 1 || capacity > MAX_CAPACITY) throw corrupt(`capacity ${capacity} out of range`, at, 'capacity');
+  const lagFlag = view.getUint32(at + 4, true);
+  const lag = view.getUint32(at + 8, true);
+  if (lagFlag > 1 || (lagFlag === 0 && lag !== 0)) throw corrupt('invalid maxVersionLag field', at + 4, 'maxVersionLag');
+  const size = view.getUint32(at + 12, true);
+  if (size > capacity) throw corrupt(`size ${size} exceeds capacity ${capacity}`, at + 12, 'size');
+  const pushedCount = getU64(view, at + 16, 'pushedCount');
+  const evictedCount = getU64(view, at + 24, 'evictedCount');
+  if (evictedCount + size !== pushedCount) {
+    throw corrupt(`pushed ${pushedCount} != evicted ${evictedCount} + size ${size}`, at + 16, 'counters');
+  }
+  at += BODY_PREFIX_BYTES;
+
+  const trajectories: Trajectory[] = [];
+  for (let k = 0; k < size; k++) {
+    const place = `trajectory ${k}`;
+    need(RECORD_PREFIX_BYTES, place);
+    const sequence = getU64(view, at, `${place} sequence`);
+    if (sequence !== evictedCount + k) {
+      throw corrupt(`sequence ${sequence}, expected ${evictedCount + k}`, at, `${place} sequence`);
+    }
+    const steps = view.getUint32(at + 8, true);
+    const observationSize = view.getUint32(at + 12, true);
+    if (steps === 0) throw corrupt('a trajectory without steps', at + 8, `${place} length`);
+    const ret = view.getFloat64(at + 16, true);
+    if (!Number.isFinite(ret)) throw corrupt(`return ${ret} is not finite`, at + 16, `${place} return`);
+    const metadataLength = view.getUint32(at + 24, true);
+    at += RECORD_PREFIX_BYTES;
+    let metadata: JsonValue | undefined;
+    if (metadataLength !== NO_METADATA) {
+      need(metadataLength, `${place} metadata`);
+      metadata = decodeMetadata(bytes.subarray(at, at + metadataLength), at, `${place} metadata`);
+      at += metadataLength;
+    }
+    need(STEP_BYTES * steps + 8 * steps * observationSize, `${place} columns`);
+
+    const actions = new Int32Array(steps);
+    for (let i = 0; i < steps; i++, at += 4) {
+      const a = view.getInt32(at, true);
+      if (a < 0) throw corrupt(`negative action ${a}`, at, `${place} actions[${i}]`);
+      actions[i] = a;
+    }
+    const logProbs = new Float64Array(steps);
+    for (let i = 0; i < steps; i++, at += 8) {
+      const p = view.getFloat64(at, true);
+      if (!(p <= 0) || p === Number.NEGATIVE_INFINITY) {
+        throw corrupt(`log-probability ${p} is not finite and <= 0`, at, `${place} logProbs[${i}]`);
+      }
+      logProbs[i] = p;
+    }
+    const versions = new Uint32Array(steps);
+    let minVersion = 0xffff_ffff;
+    let maxVersion = 0;
+    for (let i = 0; i < steps; i++, at += 4) {
+      const v = view.getUint32(at, true);
+      versions[i] = v;
+      if (v < minVersion) minVersion = v;
+      if (v > maxVersion) maxVersion = v;
+    }
+    let observations: Float64Array | undefined;
+    if (observationSize > 0) {
+      observations = new Float64Array(steps * observationSize);
+      for (let i = 0; i < observations.length; i++, at += 8) {
+        const x = view.getFloat64(at, true);
+        if (!Number.isFinite(x)) throw corrupt(`observation ${x} is not finite`, at, `${place} observations[${i}]`);
+        observations[i] = x;
+      }
+    }
+    trajectories.push(
+      makeTrajectory(sequence, actions, logProbs, versions, minVersion, maxVersion, ret, observations, observationSize, metadata),
+    );
+  }
+  if (at !== end) throw corrupt(`${end - at} unread bytes after the last record`, at, 'body end');
+  return { capacity, maxVersionLag: lagFlag === 1 ? lag : undefined, pushedCount, evictedCount, trajectories };
+}

@@ -1,0 +1,16 @@
+import type { Trajectory } from './trajectory.js';
+
+/**
+ * Everything a snapshot holds: the pool's configuration, its counters and its trajectories from oldest
+ * to newest. Internal; the pool is built from it and a snapshot is written from it.
+ */
+export interface PoolState {
+  readonly capacity: number;
+  readonly maxVersionLag: number | undefined;
+  readonly pushedCount: number;
+  readonly evictedCount: number;
+  readonly trajectories: readonly Trajectory[];
+}
+
+/** Largest capacity: slots are allocated up front (24 bytes each), so 2^26 slots take 1.5 GiB. */
+export const MAX_CAPACITY = 2 ** 26;

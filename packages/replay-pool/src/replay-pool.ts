@@ -1,0 +1,386 @@
+import { readFileSync } from 'node:fs';
+import { createTrajectory, MAX_VERSION } from './create-trajectory.js';
+import { decodeSnapshot } from './decode-snapshot.js';
+import { describeValue } from './describe-value.js';
+import { encodeSnapshot } from './encode-snapshot.js';
+import { PoolError } from './pool-error.js';
+import { MAX_CAPACITY, type PoolState } from './pool-state.js';
+import type { ReplayPoolOptions } from './replay-pool-options.js';
+import type { SelectableTrajectories } from './selectable-trajectories.js';
+import { measureStaleness, type Staleness } from './staleness.js';
+import type { Trajectory } from './trajectory.js';
+import type { TrajectoryInput } from './trajectory-input.js';
+import { writeFileAtomic } from './write-file-atomic.js';
+
+function checkInteger(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${name} must be an integer in [${min}, ${max}], got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+function readSnapshot(path: string): PoolState {
+  if (typeof path !== 'string' || path === '') {
+    throw new TypeError(`path must be a non-empty string, got ${describeValue(path)}`);
+  }
+  try {
+    return decodeSnapshot(readFileSync(path));
+  } catch (error) {
+    throw error instanceof PoolError ? error.withPath(path) : error;
+  }
+}
+
+/**
+ * The FIFO pool of FTW: holds the last N trajectories pushed, in a ring of N slots plus a mirrored
+ * array of their returns (each return is written at slot j and j + N, so the returns in position order
+ * are always one contiguous range). `push` is O(T) in the trajectory's length and O(1) in the pool.
+ *
+ * Positions count from 0 = oldest to `size − 1` = newest. Sequence ids count pushes from 0 and are
+ * never reused, so `position = sequence − evictedCount` for any trajectory held.
+ *
+ * @example
+ * ```ts
+ * const pool = new ReplayPool({ capacity: 2 });
+ * pool.push({ actions: [0], logProbs: [-0.7], versions: 0, return: 1 }); // 0
+ * pool.push({ actions: [1], logProbs: [-0.7], versions: 1, return: 3 }); // 1
+ * pool.push({ actions: [1], logProbs: [-0.2], versions: 2, return: 2 }); // 2, evicts sequence 0
+ * console.log(pool.size, pool.evictedCount, pool.returns()); // 2 1 Float64Array(2) [ 3, 2 ]
+ * ```
+ */
+export class ReplayPool implements Iterable<Trajectory> {
+  #capacity = 1;
+  #maxVersionLag: number | undefined;
+  #slots: (Trajectory | undefined)[] = [];
+  #returns = new Float64Array(2);
+  #head = 0;
+  #size = 0;
+  #pushed = 0;
+  #evicted = 0;
+  #modifications = 0;
+
+  /**
+   * @param options - capacity and optional version-lag bound
+   * @throws TypeError when `options` is not an object; RangeError when `capacity` is not an integer in
+   *   [1, 2^26] or `maxVersionLag` is not undefined or an integer in [0, 2^32 − 1]
+   */
+  constructor(options: ReplayPoolOptions) {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`options must be an object like { capacity: 1000 }, got ${describeValue(options)}`);
+    }
+    const capacity = checkInteger(options.capacity, 'capacity', 1, MAX_CAPACITY);
+    const lag = options.maxVersionLag;
+    const maxVersionLag = lag === undefined ? undefined : checkInteger(lag, 'maxVersionLag', 0, MAX_VERSION);
+    this.#adopt({ capacity, maxVersionLag, pushedCount: 0, evictedCount: 0, trajectories: [] });
+  }
+
+  /**
+   * Reads a snapshot written by {@link ReplayPool.save}.
+   *
+   * @param path - the snapshot file
+   * @returns a pool equal to the one saved, bit for bit
+   * @throws PoolError (`SNAPSHOT_MAGIC`, `SNAPSHOT_VERSION`, `SNAPSHOT_TRUNCATED`, `SNAPSHOT_CORRUPT`) with
+   *   `path`, `offset` and `place`; the `fs` error when the file cannot be read
+   */
+  static load(path: string): ReplayPool {
+    return ReplayPool.#fromState(readSnapshot(path));
+  }
+
+  /**
+   * Decodes snapshot bytes produced by {@link ReplayPool.toBytes}.
+   *
+   * @param bytes - a whole snapshot
+   * @returns the pool it holds
+   * @throws PoolError as {@link ReplayPool.load}; TypeError when `bytes` is not a Uint8Array
+   */
+  static fromBytes(bytes: Uint8Array): ReplayPool {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${describeValue(bytes)}`);
+    return ReplayPool.#fromState(decodeSnapshot(bytes));
+  }
+
+  static #fromState(state: PoolState): ReplayPool {
+    const pool = new ReplayPool({ capacity: 1 });
+    pool.#adopt(state);
+    return pool;
+  }
+
+  /** Capacity N. */
+  get capacity(): number {
+    return this.#capacity;
+  }
+
+  /** Number of trajectories held, at most `capacity`. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The version-lag bound of {@link ReplayPool.selectable}, or `undefined` for none. */
+  get maxVersionLag(): number | undefined {
+    return this.#maxVersionLag;
+  }
+
+  /** Trajectories pushed since the pool was created (restored with a snapshot); the next sequence id. */
+  get pushedCount(): number {
+    return this.#pushed;
+  }
+
+  /** Trajectories evicted to make room; always `pushedCount − size`. */
+  get evictedCount(): number {
+    return this.#evicted;
+  }
+
+  /**
+   * Validates and stores a trajectory, evicting the oldest one when the pool is full. A refused input
+   * throws before anything changes.
+   *
+   * @param trajectory - the trajectory (see {@link TrajectoryInput} for the rules)
+   * @returns its sequence id
+   * @throws TypeError or RangeError naming the offending field, e.g.
+   *   `RangeError: trajectory.logProbs[2] must be a finite log-probability <= 0, got 0.5`
+   */
+  push(trajectory: TrajectoryInput): number {
+    const sequence = this.#pushed;
+    const stored = createTrajectory(trajectory, sequence);
+    const capacity = this.#capacity;
+    let tail = this.#head + this.#size;
+    if (tail >= capacity) tail -= capacity;
+    this.#slots[tail] = stored;
+    this.#returns[tail] = stored.return;
+    this.#returns[tail + capacity] = stored.return;
+    if (this.#size === capacity) {
+      this.#head = tail + 1 === capacity ? 0 : tail + 1;
+      this.#evicted++;
+    } else {
+      this.#size++;
+    }
+    this.#pushed = sequence + 1;
+    this.#modifications++;
+    return sequence;
+  }
+
+  /**
+   * The trajectory at a position.
+   *
+   * @param position - 0 = oldest, `size − 1` = newest
+   * @returns the stored trajectory
+   * @throws RangeError when `position` is not an integer in [0, size)
+   */
+  at(position: number): Trajectory {
+    if (!Number.isInteger(position) || position < 0 || position >= this.#size) {
+      throw new RangeError(`position must be an integer in [0, ${this.#size}), got ${describeValue(position)}`);
+    }
+    return this.#at(position);
+  }
+
+  #at(position: number): Trajectory {
+    let slot = this.#head + position;
+    if (slot >= this.#capacity) slot -= this.#capacity;
+    return this.#slots[slot]!;
+  }
+
+  /**
+   * Position of the trajectory with a given sequence id.
+   *
+   * @param sequence - a sequence id returned by {@link ReplayPool.push}
+   * @returns its position, or −1 when it was evicted or never pushed
+   */
+  positionOf(sequence: number): number {
+    const position = sequence - this.#evicted;
+    return Number.isInteger(position) && position >= 0 && position < this.#size ? position : -1;
+  }
+
+  /**
+   * Iterates oldest to newest.
+   *
+   * @returns an iterator over the trajectories held
+   * @throws PoolError `POOL_MODIFIED` from `next()` when the pool was pushed to or restored meanwhile
+   */
+  *[Symbol.iterator](): Generator<Trajectory, void, undefined> {
+    const modifications = this.#modifications;
+    for (let position = 0; ; position++) {
+      if (this.#modifications !== modifications) {
+        throw new PoolError('POOL_MODIFIED', 'the pool changed while it was being iterated');
+      }
+      if (position >= this.#size) return;
+      yield this.#at(position);
+    }
+  }
+
+  /**
+   * The returns of the trajectories held, oldest first, as a fresh array owned by the caller: one copy
+   * of `size` numbers from the mirrored return array, no trajectory is touched.
+   *
+   * @returns `Float64Array` of length `size`
+   */
+  returns(): Float64Array {
+    return this.#returns.slice(this.#head, this.#head + this.#size);
+  }
+
+  /**
+   * The same numbers as {@link ReplayPool.returns} without copying: a view into the pool's mirrored
+   * return array. Valid until the next `push` or `restore` (which overwrite or replace what it shows);
+   * never write to it.
+   *
+   * @returns a read-only-by-contract `Float64Array` view of length `size`
+   */
+  returnsView(): Float64Array {
+    return this.#returns.subarray(this.#head, this.#head + this.#size);
+  }
+
+  /**
+   * The trajectories that may be selected at `currentVersion`: all of them, or with `maxVersionLag`
+   * set those whose oldest step is at most `maxVersionLag` versions old.
+   *
+   * @param currentVersion - the current policy version, at least the newest version held
+   * @returns fresh `returns` and the `positions` they map back to
+   * @throws RangeError when `currentVersion` is not an integer in [0, 2^32 − 1] or is older than a
+   *   version held
+   */
+  selectable(currentVersion: number): SelectableTrajectories {
+    const version = checkInteger(currentVersion, 'currentVersion', 0, MAX_VERSION);
+    const size = this.#size;
+    const oldest = this.#maxVersionLag === undefined ? 0 : version - this.#maxVersionLag;
+    const returns = new Float64Array(size);
+    const positions = new Uint32Array(size);
+    let newest = 0;
+    let count = 0;
+    for (let position = 0; position < size; position++) {
+      const t = this.#at(position);
+      if (t.maxVersion > newest) newest = t.maxVersion;
+      if (t.minVersion >= oldest) {
+        returns[count] = t.return;
+        positions[count++] = position;
+      }
+    }
+    if (newest > version) {
+      throw new RangeError(
+        `currentVersion must be >= ${newest}, the newest policy version in the pool, got ${version}`,
+      );
+    }
+    return count === size
+      ? { returns, positions }
+      : { returns: returns.slice(0, count), positions: positions.slice(0, count) };
+  }
+
+  /**
+   * Staleness of everything held, measured at `currentVersion` (see {@link Staleness}).
+   *
+   * @param currentVersion - the current policy version, at least the newest version held
+   * @returns ages per trajectory and per step, and the share of multi-version trajectories
+   * @throws PoolError `EMPTY_POOL` when the pool is empty; RangeError as {@link ReplayPool.selectable}
+   */
+  staleness(currentVersion: number): Staleness {
+    const version = checkInteger(currentVersion, 'currentVersion', 0, MAX_VERSION);
+    if (this.#size === 0) throw new PoolError('EMPTY_POOL', 'staleness of an empty pool is undefined');
+    return measureStaleness(Array.from(this, (t) => t), this.#size, version);
+  }
+
+  /**
+   * Staleness of a selection (what FTW imitates): each position counts as often as it occurs.
+   *
+   * @param positions - pool positions of the selected trajectories, repeats allowed, e.g.
+   *   `selectable(v).positions[i]` for each index i a sampler picked
+   * @param currentVersion - the current policy version, at least the newest version selected
+   * @returns ages per selected trajectory and step, with `distinct` the number of different ones
+   * @throws PoolError `EMPTY_POOL` when the pool is empty; TypeError when `positions` is not array-like;
+   *   RangeError when it is empty or holds a value that is not an integer in [0, size)
+   */
+  selectionStaleness(positions: ArrayLike<number>, currentVersion: number): Staleness {
+    const version = checkInteger(currentVersion, 'currentVersion', 0, MAX_VERSION);
+    if (this.#size === 0) throw new PoolError('EMPTY_POOL', 'no selection can come from an empty pool');
+    const count = typeof positions === 'object' && positions !== null ? positions.length : undefined;
+    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) {
+      throw new TypeError(`positions must be an array of pool positions, got ${describeValue(positions)}`);
+    }
+    if (count === 0) throw new RangeError('positions must hold at least one position, got an empty array');
+    const seen = new Uint8Array(this.#size);
+    const selected: Trajectory[] = new Array(count);
+    let distinct = 0;
+    for (let i = 0; i < count; i++) {
+      const p = positions[i];
+      if (typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p >= this.#size) {
+        throw new RangeError(`positions[${i}] must be an integer in [0, ${this.#size}), got ${describeValue(p)}`);
+      }
+      if (seen[p] === 0) {
+        seen[p] = 1;
+        distinct++;
+      }
+      selected[i] = this.#at(p);
+    }
+    return measureStaleness(selected, distinct, version);
+  }
+
+  /**
+   * The pool as snapshot bytes (format in the README): header with magic, format version, length and
+   * CRC-32s, then configuration, counters and every trajectory, little-endian.
+   *
+   * @returns a new `Uint8Array`
+   */
+  toBytes(): Uint8Array {
+    return encodeSnapshot(this.#state());
+  }
+
+  /**
+   * Saves a snapshot atomically: temporary file in the same directory, fsync, rename over `path`, fsync
+   * of the directory. A crash at any moment leaves either the previous file or the new one at `path`.
+   *
+   * @param path - destination file
+   * @throws TypeError for an empty path; the `fs` error when writing fails (the old file is kept)
+   */
+  save(path: string): void {
+    if (typeof path !== 'string' || path === '') {
+      throw new TypeError(`path must be a non-empty string, got ${describeValue(path)}`);
+    }
+    writeFileAtomic(path, this.toBytes());
+  }
+
+  /**
+   * Replaces this pool's whole state (capacity, lag bound, counters, trajectories) with a snapshot's,
+   * only once the entire file has verified; on any error the pool is left exactly as it was.
+   *
+   * @param path - the snapshot file
+   * @throws as {@link ReplayPool.load}
+   */
+  restore(path: string): void {
+    this.#adopt(readSnapshot(path));
+  }
+
+  /**
+   * {@link ReplayPool.restore} from bytes.
+   *
+   * @param bytes - a whole snapshot
+   * @throws as {@link ReplayPool.fromBytes}
+   */
+  restoreBytes(bytes: Uint8Array): void {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${describeValue(bytes)}`);
+    this.#adopt(decodeSnapshot(bytes));
+  }
+
+  #state(): PoolState {
+    return {
+      capacity: this.#capacity,
+      maxVersionLag: this.#maxVersionLag,
+      pushedCount: this.#pushed,
+      evictedCount: this.#evicted,
+      trajectories: Array.from(this, (t) => t),
+    };
+  }
+
+  #adopt(state: PoolState): void {
+    const { capacity, trajectories } = state;
+    const slots = new Array<Trajectory | undefined>(capacity).fill(undefined);
+    const returns = new Float64Array(2 * capacity);
+    trajectories.forEach((t, position) => {
+      slots[position] = t;
+      returns[position] = returns[position + capacity] = t.return;
+    });
+    this.#capacity = capacity;
+    this.#maxVersionLag = state.maxVersionLag;
+    this.#slots = slots;
+    this.#returns = returns;
+    this.#head = 0;
+    this.#size = trajectories.length;
+    this.#pushed = state.pushedCount;
+    this.#evicted = state.evictedCount;
+    this.#modifications++;
+  }
+}
