@@ -1,0 +1,208 @@
+import type { ArmTable } from './arm-table.js';
+import type { BanditEnv, PolicyProbabilities, ResetOptions, ResetResult, StepResult } from './bandit-env.js';
+import { BanditError } from './bandit-error.js';
+import { describeValue } from './describe-value.js';
+import { RandomSource } from './random-source.js';
+import { checkInteger, checkObject, toDistribution } from './validate.js';
+
+function rowRegret(table: ArmTable, row: Float64Array): number {
+  // Σ_a π_a (μ* − μ_a): every term is ≥ 0, so the sum is exactly 0 for a policy on optimal arms only.
+  let total = 0;
+  for (let a = 0; a < row.length; a++) total += row[a]! * (table.bestMean - table.means[a]!);
+  return total;
+}
+
+function isRowTable(value: unknown): value is ReadonlyArray<ArrayLike<number>> {
+  return Array.isArray(value) && value.length > 0 && typeof value[0] === 'object' && value[0] !== null;
+}
+
+/**
+ * The engine shared by every environment of the package: a list of tasks (arm tables), a task
+ * distribution drawn from at `reset` (no draw when there is one task), and the one-step episode state.
+ * Not exported by name; {@link GaussianBandit}, {@link BernoulliBandit} and {@link ContextualBandit}
+ * extend it.
+ */
+export abstract class TaskBandit implements BanditEnv {
+  /** Number of arms; actions are the integers 0 … numActions − 1. */
+  readonly numActions: number;
+  /** Number of observations (tasks); 1 for a non-contextual bandit. */
+  readonly numObservations: number;
+  private readonly tables: readonly ArmTable[];
+  private readonly taskWeights: Float64Array;
+  private readonly taskCdf: Float64Array;
+  private readonly mixtureMeans: Float64Array;
+  private readonly mixtureBest: number;
+  private readonly source: RandomSource;
+  private current: ArmTable;
+  private task = 0;
+  private open = false;
+  private started = false;
+
+  /**
+   * @param tables - validated tasks, all with the same number of arms
+   * @param taskWeights - validated task distribution, one entry per table
+   * @param seed - unvalidated seed option
+   * @param random - unvalidated random option
+   */
+  protected constructor(
+    tables: readonly ArmTable[],
+    taskWeights: Float64Array,
+    seed: unknown,
+    random: unknown,
+  ) {
+    this.source = new RandomSource(seed, random);
+    this.tables = tables;
+    this.current = tables[0]!;
+    this.numObservations = tables.length;
+    this.numActions = this.current.means.length;
+    this.taskWeights = taskWeights;
+    this.taskCdf = new Float64Array(tables.length);
+    let cumulative = 0;
+    let lastPositive = 0;
+    for (let t = 0; t < tables.length; t++) {
+      cumulative += taskWeights[t]!;
+      this.taskCdf[t] = cumulative;
+      if (taskWeights[t]! > 0) lastPositive = t;
+    }
+    // The sum may round below 1; the last task of positive weight takes whatever remains of [0, 1).
+    this.taskCdf[lastPositive] = Number.POSITIVE_INFINITY;
+    this.mixtureMeans = new Float64Array(this.numActions);
+    for (let t = 0; t < tables.length; t++) {
+      for (let a = 0; a < this.numActions; a++)
+        this.mixtureMeans[a]! += taskWeights[t]! * tables[t]!.means[a]!;
+    }
+    let best = 0;
+    for (let a = 1; a < this.numActions; a++) if (this.mixtureMeans[a]! > this.mixtureMeans[best]!) best = a;
+    this.mixtureBest = best;
+  }
+
+  /**
+   * Starts an episode: re-seeds when `seed` is given, then draws the task from the task distribution
+   * (one uniform; none when there is a single task).
+   *
+   * @param options - optional `{ seed }`; a seed restarts the stream exactly as a fresh environment
+   * @returns the observation (task index) and `{ optimalAction }` of the task
+   * @throws TypeError when `options` is not an object; RangeError/TypeError on a bad seed;
+   *   BanditError `NOT_RESEEDABLE` when a seed is given to an environment built with `random`
+   */
+  reset(options?: ResetOptions): ResetResult {
+    if (options !== undefined) {
+      checkObject(options, 'options');
+      if (options.seed !== undefined) this.source.reseed(options.seed);
+    }
+    let task = 0;
+    if (this.tables.length > 1) {
+      const u = this.source.uniform();
+      while (!(u < this.taskCdf[task]!)) task++;
+    }
+    this.task = task;
+    this.current = this.tables[task]!;
+    this.open = true;
+    this.started = true;
+    return { observation: task, info: { optimalAction: this.current.best } };
+  }
+
+  /**
+   * Pulls `action` in the current episode and terminates it. A Gaussian arm draws one normal (one
+   * uniform on average), a Bernoulli arm one uniform.
+   *
+   * @param action - integer in [0, numActions)
+   * @returns `{ observation, reward, terminated: true, truncated: false, info: { expectedReward, regret } }`
+   * @throws TypeError/RangeError when `action` is not an integer in range (the episode stays open);
+   *   BanditError `RESET_REQUIRED` before the first `reset` or after the episode terminated
+   */
+  step(action: number): StepResult {
+    checkInteger(action, 'action', 0, this.numActions - 1);
+    if (!this.open) {
+      throw new BanditError(
+        'RESET_REQUIRED',
+        this.started
+          ? 'step() after the episode terminated: a bandit episode is one step, call reset() before every step'
+          : 'step() before reset(): call reset() to start an episode',
+      );
+    }
+    const table = this.current;
+    const mean = table.means[action]!;
+    const reward = table.gaussian
+      ? mean + table.stds[action]! * this.source.normal.next()
+      : this.source.uniform() < mean
+        ? 1
+        : 0;
+    this.open = false;
+    return {
+      observation: this.task,
+      reward,
+      terminated: true,
+      truncated: false,
+      info: { expectedReward: mean, regret: table.bestMean - mean },
+    };
+  }
+
+  /**
+   * @param observation - the task; omitted, the arm best on average over the task distribution
+   * @returns the action of highest expected reward, the lowest index among ties
+   * @throws TypeError/RangeError when `observation` is not an integer in [0, numObservations)
+   */
+  optimalAction(observation?: number): number {
+    if (observation === undefined) return this.mixtureBest;
+    return this.tables[checkInteger(observation, 'observation', 0, this.numObservations - 1)]!.best;
+  }
+
+  /**
+   * @param action - integer in [0, numActions)
+   * @param observation - the task; omitted, averaged over the task distribution (Σ_t q_t μ_t(a))
+   * @returns the expected reward of `action`
+   * @throws TypeError/RangeError when `action` or `observation` is not an integer in range
+   */
+  expectedReward(action: number, observation?: number): number {
+    checkInteger(action, 'action', 0, this.numActions - 1);
+    if (observation === undefined) return this.mixtureMeans[action]!;
+    return this.tables[checkInteger(observation, 'observation', 0, this.numObservations - 1)]!.means[action]!;
+  }
+
+  /**
+   * Expected regret per step of a stochastic policy against the oracle that knows the task:
+   * regret_t(π) = Σ_a π(a | t) (μ_t* − μ_t(a)), averaged over tasks with their probabilities q_t.
+   *
+   * - one row and an observation t: regret_t(π) in that task;
+   * - one row and no observation: the same row in every task, Σ_t q_t regret_t(π) (a policy that ignores
+   *   the observation pays for it here);
+   * - one row per observation (a tabular policy): Σ_t q_t regret_t(π(· | t)).
+   *
+   * @param probabilities - a row of `numActions` probabilities (≥ 0, summing to 1 within 1e-9), or an array
+   *   of `numObservations` such rows
+   * @param observation - the task a single row applies to; must be omitted with one row per observation
+   * @returns the expected regret, ≥ 0, and exactly 0 when all mass sits on optimal arms
+   * @throws TypeError/RangeError on a malformed row, a wrong number of rows or a bad `observation`
+   */
+  regret(probabilities: PolicyProbabilities, observation?: number): number {
+    if (isRowTable(probabilities)) {
+      if (observation !== undefined) {
+        throw new TypeError(
+          `observation must be omitted when probabilities holds one row per observation, got ${describeValue(observation)}`,
+        );
+      }
+      if (probabilities.length !== this.numObservations) {
+        throw new RangeError(
+          `probabilities must hold one row per observation (${this.numObservations}), got ${probabilities.length} rows`,
+        );
+      }
+      const rows = probabilities.map((row, t) => toDistribution(row, `probabilities[${t}]`, this.numActions));
+      let total = 0;
+      for (let t = 0; t < rows.length; t++)
+        total += this.taskWeights[t]! * rowRegret(this.tables[t]!, rows[t]!);
+      return total;
+    }
+    const row = toDistribution(probabilities, 'probabilities', this.numActions);
+    if (observation !== undefined) {
+      return rowRegret(
+        this.tables[checkInteger(observation, 'observation', 0, this.numObservations - 1)]!,
+        row,
+      );
+    }
+    let total = 0;
+    for (let t = 0; t < this.tables.length; t++)
+      total += this.taskWeights[t]! * rowRegret(this.tables[t]!, row);
+    return total;
+  }
+}

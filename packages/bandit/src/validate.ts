@@ -1,0 +1,168 @@
+import { describeValue } from './describe-value.js';
+
+/**
+ * Argument checks shared by the public entry points. Each throws a `TypeError` (wrong kind of value) or a
+ * `RangeError` (right kind, wrong value) whose message names the parameter, the value received and what
+ * was expected. Internal; not exported from the package.
+ */
+
+/** Sum tolerance for probability vectors: a few ulps per entry of a softmax over thousands of actions. */
+export const SUM_TOLERANCE = 1e-9;
+
+/**
+ * @param value - any value
+ * @returns whether `value` is an array or a typed array
+ */
+export function isArrayLike(value: unknown): value is ArrayLike<unknown> {
+  return Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
+}
+
+/**
+ * @param value - the received options argument
+ * @param name - the parameter name for the message
+ * @throws TypeError when `value` is not a plain object
+ */
+export function checkObject<T>(value: T, name: string): asserts value is T & object {
+  if (typeof value !== 'object' || value === null || isArrayLike(value)) {
+    throw new TypeError(`${name} must be an object, got ${describeValue(value)}`);
+  }
+}
+
+/**
+ * @param value - the received number
+ * @param name - the parameter name for the message
+ * @returns `value` when it is a finite number
+ * @throws TypeError when not a number; RangeError when NaN or infinite
+ */
+export function checkFinite(value: unknown, name: string): number {
+  if (typeof value !== 'number')
+    throw new TypeError(`${name} must be a finite number, got ${describeValue(value)}`);
+  if (!Number.isFinite(value))
+    throw new RangeError(`${name} must be a finite number, got ${describeValue(value)}`);
+  return value;
+}
+
+/**
+ * @param value - the received number
+ * @param name - the parameter name for the message
+ * @param min - smallest allowed value
+ * @param max - largest allowed value
+ * @returns `value` when it is an integer in [min, max]
+ * @throws TypeError when not a number; RangeError when not an integer in range
+ */
+export function checkInteger(value: unknown, name: string, min: number, max: number): number {
+  const expected =
+    max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer in [${min}, ${max}]`;
+  if (typeof value !== 'number')
+    throw new TypeError(`${name} must be ${expected}, got ${describeValue(value)}`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${name} must be ${expected}, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+/**
+ * @param value - the received seed
+ * @param name - the parameter name for the message
+ * @returns `value` when it is a safe integer
+ * @throws TypeError when not a number; RangeError when not a safe integer
+ */
+export function checkSeed(value: unknown, name: string): number {
+  if (typeof value !== 'number')
+    throw new TypeError(`${name} must be a safe integer, got ${describeValue(value)}`);
+  if (!Number.isSafeInteger(value))
+    throw new RangeError(`${name} must be a safe integer, got ${describeValue(value)}`);
+  return value;
+}
+
+/**
+ * @param value - the received array of numbers
+ * @param name - the parameter name for the message
+ * @param check - the per-entry check, given the entry and its name (`means[2]`)
+ * @returns a fresh `Float64Array` copy of the checked entries
+ * @throws TypeError when not an array; RangeError when empty; whatever `check` throws
+ */
+export function toCheckedArray(
+  value: unknown,
+  name: string,
+  check: (entry: unknown, entryName: string) => number,
+): Float64Array {
+  if (!isArrayLike(value))
+    throw new TypeError(`${name} must be an array of numbers, got ${describeValue(value)}`);
+  if (value.length === 0) throw new RangeError(`${name} must hold at least one arm, got an empty array`);
+  const out = new Float64Array(value.length);
+  for (let i = 0; i < value.length; i++) out[i] = check(value[i], `${name}[${i}]`);
+  return out;
+}
+
+/**
+ * @param entry - the received entry
+ * @param name - its name for the message
+ * @returns `entry` when it is a finite number >= 0
+ * @throws TypeError when not a number; RangeError when negative, NaN or infinite
+ */
+export function checkNonNegative(entry: unknown, name: string): number {
+  if (typeof entry !== 'number') {
+    throw new TypeError(`${name} must be a finite number >= 0, got ${describeValue(entry)}`);
+  }
+  if (!(entry >= 0 && entry < Number.POSITIVE_INFINITY)) {
+    throw new RangeError(`${name} must be a finite number >= 0, got ${describeValue(entry)}`);
+  }
+  return entry;
+}
+
+/**
+ * @param entry - the received entry
+ * @param name - its name for the message
+ * @returns `entry` when it is a number in [0, 1]
+ * @throws TypeError when not a number; RangeError when outside [0, 1] or NaN
+ */
+export function checkProbability(entry: unknown, name: string): number {
+  if (typeof entry !== 'number')
+    throw new TypeError(`${name} must be a number in [0, 1], got ${describeValue(entry)}`);
+  if (!(entry >= 0 && entry <= 1))
+    throw new RangeError(`${name} must be a number in [0, 1], got ${describeValue(entry)}`);
+  return entry;
+}
+
+/**
+ * @param value - the received probability vector
+ * @param name - the parameter name for the message
+ * @param length - the required length
+ * @returns a fresh `Float64Array` copy, entries in [0, 1] summing to 1 within {@link SUM_TOLERANCE}
+ * @throws TypeError when not an array of numbers; RangeError on a wrong length, a bad entry or a bad sum
+ */
+export function toDistribution(value: unknown, name: string, length: number): Float64Array {
+  if (isArrayLike(value) && value.length !== length) {
+    throw new RangeError(`${name} must have length ${length}, got length ${value.length}`);
+  }
+  const out = toCheckedArray(value, name, checkProbability);
+  let sum = 0;
+  for (let i = 0; i < out.length; i++) sum += out[i]!;
+  if (!(Math.abs(sum - 1) <= SUM_TOLERANCE)) {
+    throw new RangeError(`${name} must sum to 1 (within ${SUM_TOLERANCE}), got a sum of ${sum}`);
+  }
+  return out;
+}
+
+/**
+ * Wraps an injected uniform generator so that every draw is checked: a generator that returns 1, a
+ * negative number or NaN would otherwise bias rewards silently.
+ *
+ * @param random - the injected function
+ * @param name - the parameter name for the message
+ * @returns a function that returns `random()` and throws when it is outside [0, 1)
+ * @throws TypeError when `random` is not a function
+ */
+export function checkedUniform(random: unknown, name: string): () => number {
+  if (typeof random !== 'function')
+    throw new TypeError(`${name} must be a function, got ${describeValue(random)}`);
+  const draw = random as () => unknown;
+  return () => {
+    const u = draw();
+    if (typeof u !== 'number' || !(u >= 0 && u < 1)) {
+      throw new RangeError(`${name}() must return a number in [0, 1), got ${describeValue(u)}`);
+    }
+    return u;
+  };
+}
