@@ -16,7 +16,8 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return `an array of length ${value.length}`;
   if (typeof value === 'object') {
     const name = Object.getPrototypeOf(value)?.constructor?.name;
-    return typeof name === 'string' && name !== 'Object' ? `a ${name}` : 'an object';
+    if (typeof name !== 'string' || name === 'Object') return 'an object';
+    return /^[AEIOU]/.test(name) ? `an ${name}` : `a ${name}`;
   }
   return String(value);
 }
