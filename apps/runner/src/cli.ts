@@ -1,1 +1,3 @@
-console.log('ftw');
+import { main } from './cli/main.js';
+
+process.exitCode = await main(process.argv);

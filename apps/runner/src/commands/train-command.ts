@@ -1,0 +1,68 @@
+import { Command } from 'commander';
+import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
+import { createProgress } from '../cli/progress.js';
+import { addOptions, collectOptions } from '../config/option-spec.js';
+import { readConfigFile } from '../config/read-config-file.js';
+import { resolveTrainConfig, TRAIN_OPTIONS } from '../config/train-config.js';
+import { formatInterval } from '../report/format-interval.js';
+import { openRun } from '../run/write-run.js';
+import { describeEnvironment, describeMethod } from '../train/describe-config.js';
+import { runTraining, seedTable, trainingArtifacts } from './training-run.js';
+
+/**
+ * `ftw train`: any configuration, from flags or a JSON file (`--config`; flags override it), one run per
+ * seed; writes `runs/<name>/`.
+ *
+ * @returns the commander command
+ */
+export function trainCommand(): Command {
+  const command = new Command('train').description(
+    'train any configuration (FTW or a baseline) from flags or a JSON file; defaults are the reproduction',
+  );
+  command.option('--config <file>', 'JSON file of options (keys as below in camelCase); flags override it');
+  addOptions(command, TRAIN_OPTIONS);
+  addOutputOptions(command, 'train');
+  command.addHelpText(
+    'after',
+    '\nExample:\n  ftw train --env tie-heavy --keep 3 --threshold 0 --iterations 400 --seeds 0..9 --name tie-k3',
+  );
+  command.action(async () => {
+    const path = command.opts<{ config?: string }>().config;
+    const file = path === undefined ? undefined : readConfigFile(path);
+    const config = resolveTrainConfig(collectOptions(TRAIN_OPTIONS, command, file));
+    const output = readOutputOptions(command);
+    const run = openRun(output, 'train');
+    try {
+      const progress = createProgress({
+        label: 'train',
+        total: config.iterations * config.seeds.length,
+        quiet: output.quiet || output.json,
+      });
+      const outcome = runTraining(config, progress);
+      progress.stop();
+      const summary = { command: 'train', ...outcome.summary };
+      const intro = `A training run of \`ftw train\` (${config.seeds.length} seeds).`;
+      const written = run.finish(await trainingArtifacts('train', outcome, summary, intro));
+      if (output.json) {
+        process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      } else if (!output.quiet) {
+        process.stdout.write(
+          [
+            `ftw train: ${describeEnvironment(config.environment)}`,
+            `  ${describeMethod(config)}`,
+            '',
+            seedTable(outcome).trimEnd(),
+            '',
+            `final optimal-action probability: ${formatInterval(outcome.summary.finalOptimalProbability, 4)} (95% CI)`,
+            `run written to ${written}/`,
+            '',
+          ].join('\n'),
+        );
+      }
+    } catch (error) {
+      run.discard();
+      throw error;
+    }
+  });
+  return command;
+}

@@ -1,0 +1,153 @@
+import type { Progress } from '../cli/progress.js';
+import type { TrainConfig } from '../config/train-config.js';
+import { formatInterval } from '../report/format-interval.js';
+import { learningCurveChart } from '../report/learning-curve-chart.js';
+import { markdownTable } from '../report/markdown-table.js';
+import { renderSvg } from '../report/render-svg.js';
+import type { RunArtifacts } from '../run/write-run.js';
+import { type BandPoint, curveBand } from '../stats/curve-band.js';
+import { describeEnvironment, describeMethod } from '../train/describe-config.js';
+import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
+import { type SeedResult, trainSeed } from '../train/train-seed.js';
+
+/** The outcome of every seed of one configuration. */
+export interface TrainingOutcome {
+  readonly config: TrainConfig;
+  readonly results: readonly SeedResult[];
+  readonly summary: SeedsSummary;
+}
+
+/**
+ * Trains every seed of a configuration in order.
+ *
+ * @param config - the resolved configuration
+ * @param progress - advanced by one per iteration
+ * @returns per-seed results and their summary
+ */
+export function runTraining(config: TrainConfig, progress?: Progress): TrainingOutcome {
+  const results = config.seeds.map((seed, i) => {
+    const detail = `seed ${seed} (${i + 1}/${config.seeds.length})`;
+    return trainSeed(config, seed, () => progress?.tick(1, detail));
+  });
+  return { config, results, summary: summarizeSeeds(results) };
+}
+
+/** The seed table printed on stdout and in `report.md`. */
+export function seedTable(outcome: TrainingOutcome): string {
+  const rows = outcome.summary.seeds.map((s) => [
+    String(s.seed),
+    s.finalOptimalProbability.toFixed(4),
+    s.meanReward.toFixed(4),
+    s.cumulativeRegret.toFixed(2),
+    s.samplesTo90 === null ? '—' : String(s.samplesTo90),
+  ]);
+  const s = outcome.summary;
+  rows.push([
+    'mean ± 95% CI',
+    formatInterval(s.finalOptimalProbability, 4),
+    formatInterval(s.meanReward, 4),
+    formatInterval(s.cumulativeRegret, 2),
+    s.samplesTo90 === null ? '—' : `${formatInterval(s.samplesTo90, 0)} (${s.reached90}/${s.seeds.length})`,
+  ]);
+  return markdownTable(
+    ['seed', 'P(optimal action)', 'mean reward', 'cumulative regret', 'samples to 0.9'],
+    rows,
+    ['l', 'r', 'r', 'r', 'r'],
+  );
+}
+
+function curves(
+  outcome: TrainingOutcome,
+  pick: (m: SeedResult['metrics'][number]) => number | null,
+  series: string,
+): BandPoint[] {
+  const first = outcome.results[0]!.metrics;
+  const from = first.findIndex((m) => pick(m) !== null);
+  if (from < 0) return [];
+  const samples = first.slice(from).map((m) => m.samples);
+  const values = outcome.results.map((r) => r.metrics.slice(from).map((m) => pick(m) ?? Number.NaN));
+  if (values.some((curve) => curve.some((v) => !Number.isFinite(v)))) return [];
+  return curveBand(series, samples, values, Math.max(1, Math.floor(samples.length / 200)));
+}
+
+/**
+ * Builds the files of a training run: `summary.json`, per-iteration metrics, the report and its charts
+ * (optimal-action probability per seed and mean; elite and rollout returns; KL between successive policies).
+ *
+ * @param command - `train` or `reproduce` (titles)
+ * @param outcome - the trained seeds
+ * @param summary - the JSON summary to write (the command may add fields)
+ * @param intro - Markdown paragraphs placed under the title
+ * @returns the run's artifacts
+ */
+export async function trainingArtifacts(
+  command: string,
+  outcome: TrainingOutcome,
+  summary: unknown,
+  intro: string,
+): Promise<RunArtifacts> {
+  const { config } = outcome;
+  const probability: BandPoint[] = [
+    ...outcome.results.flatMap((r) =>
+      curveBand(
+        `seed ${r.seed}`,
+        r.metrics.map((m) => m.samples),
+        [r.metrics.map((m) => m.optimalProbability)],
+      ),
+    ),
+    ...curves(outcome, (m) => m.optimalProbability, 'mean'),
+  ];
+  const subtitle = `${describeEnvironment(config.environment)} · ${describeMethod(config)}`;
+  const files: Record<string, string> = {
+    'optimal-probability.svg': await renderSvg(
+      learningCurveChart(probability, {
+        title: 'Probability of the optimal action',
+        subtitle,
+        yTitle: 'P(optimal action)',
+        unitInterval: true,
+        legend: 'curve',
+      }),
+    ),
+  };
+  const returns = [
+    ...curves(outcome, (m) => m.reward, 'rollout reward'),
+    ...curves(outcome, (m) => m.eliteMean, 'elite mean return'),
+  ];
+  files['returns.svg'] = await renderSvg(
+    learningCurveChart(returns, { title: 'Returns (mean over seeds, 95% CI)', subtitle, yTitle: 'return' }),
+  );
+  files['policy-shift.svg'] = await renderSvg(
+    learningCurveChart(curves(outcome, (m) => (m.updated ? m.klMean : null), 'KL(π_old ‖ π_new)'), {
+      title: 'KL divergence between successive policies (mean over seeds)',
+      subtitle,
+      yTitle: 'KL per update',
+    }),
+  );
+  const report = [
+    `# ftw ${command}`,
+    '',
+    intro,
+    '',
+    `- Environment: ${describeEnvironment(config.environment)}`,
+    `- Method: ${describeMethod(config)}`,
+    `- Seeds: ${config.seeds.join(', ')}`,
+    '',
+    seedTable(outcome),
+    '![optimal-action probability](optimal-probability.svg)',
+    '',
+    '![returns](returns.svg)',
+    '',
+    '![policy shift](policy-shift.svg)',
+    '',
+    'Per-iteration values are in `metrics.ndjson`; the resolved configuration, package versions and git',
+    'commit in `config.json`.',
+    '',
+  ].join('\n');
+  return {
+    config: { ...config },
+    metrics: outcome.results.flatMap((r) => r.metrics),
+    summary,
+    report,
+    files,
+  };
+}

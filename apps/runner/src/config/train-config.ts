@@ -1,0 +1,268 @@
+import { UsageError } from '../cli/usage-error.js';
+import type { OptionSpec, RawOption } from './option-spec.js';
+import {
+  readChoice,
+  readInteger,
+  readNumber,
+  readNumberList,
+  readNumberTable,
+  readOptionalNumber,
+  readSeeds,
+} from './read-value.js';
+
+/** Training methods: FTW and the baselines it is compared with. */
+export const METHODS = ['ftw', 'reinforce', 'grpo', 'ppo'] as const;
+/** A training method. */
+export type Method = (typeof METHODS)[number];
+
+/** Environment kinds (see `@ftw/bandit`). */
+export const ENVIRONMENTS = ['gaussian', 'bernoulli', 'contextual', 'tie-heavy'] as const;
+
+/** The environment of a run, fully resolved. */
+export type EnvironmentConfig =
+  | { readonly kind: 'gaussian'; readonly means: readonly number[]; readonly sds: readonly number[] }
+  | { readonly kind: 'bernoulli'; readonly probs: readonly number[] }
+  | { readonly kind: 'contextual'; readonly taskMeans: readonly (readonly number[])[]; readonly sd: number }
+  | { readonly kind: 'tie-heavy'; readonly arms: number; readonly maxProbability: number };
+
+/** A fully resolved training configuration: what `config.json` records and what a run executes. */
+export interface TrainConfig {
+  /** `ftw`, or a baseline: `reinforce` (with a baseline), `grpo` (group-normalised), `ppo` (clipped). */
+  readonly method: Method;
+  /** The bandit. */
+  readonly environment: EnvironmentConfig;
+  /** Pool capacity N (FIFO). */
+  readonly capacity: number;
+  /** Minibatch size C. */
+  readonly batchSize: number;
+  /** Elites kept per minibatch K. */
+  readonly keep: number;
+  /** Minibatches per update J. */
+  readonly batches: number;
+  /** Weight β of the KL term. */
+  readonly beta: number;
+  /** KL direction: `reverse` = KL(π‖π_ref), `forward` = KL(π_ref‖π). */
+  readonly kl: 'reverse' | 'forward';
+  /** Reference policy of the KL term. */
+  readonly reference: 'uniform' | 'initial' | 'previous';
+  /** Optimiser on the tabular logits. */
+  readonly optimizer: 'sgd' | 'adam';
+  /** Learning rate. */
+  readonly lr: number;
+  /** Training iterations (each collects `rollouts` trajectories, then updates). */
+  readonly iterations: number;
+  /** Trajectories collected per iteration. */
+  readonly rollouts: number;
+  /** FTW updates start once the pool holds this many trajectories. */
+  readonly warmup: number;
+  /** FTW selection: `sampled` minibatches, or the exact `expected` counts (zero-variance limit). */
+  readonly selection: 'sampled' | 'expected';
+  /** Order among tied returns: `random` (the paper's), or prefer the `newest` or `oldest` trajectory. */
+  readonly tieRule: 'random' | 'newest' | 'oldest';
+  /** Elites must have a return strictly above this; null for none. */
+  readonly threshold: number | null;
+  /** Trajectories more than this many policy versions old are not selected; null for no bound. */
+  readonly maxVersionLag: number | null;
+  /** Gradient steps per update on the same data. */
+  readonly epochs: number;
+  /** PPO's clipping range ε. */
+  readonly clip: number;
+  /** Rate of the running-mean reward baseline of REINFORCE and PPO. */
+  readonly baselineRate: number;
+  /** One independent run per seed. */
+  readonly seeds: readonly number[];
+}
+
+const spec = (
+  key: string,
+  flag: string,
+  placeholder: string,
+  defaultValue: string,
+  description: string,
+): OptionSpec => ({ key, flag, placeholder, defaultValue, description });
+
+/**
+ * The options of `ftw train` (and the keys of its JSON config file). The defaults are the small
+ * reproduction's setting, so `ftw train` with no flags runs what `ftw reproduce` runs.
+ */
+export const TRAIN_OPTIONS: readonly OptionSpec[] = [
+  spec('method', '--method', 'name', 'ftw', `training method: ${METHODS.join(', ')}`),
+  spec('env', '--env', 'kind', 'gaussian', `environment: ${ENVIRONMENTS.join(', ')}`),
+  spec('means', '--means', 'list', '1,0.3', 'gaussian: arm means, comma-separated'),
+  spec('sd', '--sd', 'list', '0.2', 'gaussian/contextual: reward standard deviation (one, or one per arm)'),
+  spec('probs', '--probs', 'list', '0.7,0.4', 'bernoulli: arm success probabilities in [0, 1]'),
+  spec('taskMeans', '--task-means', 'lists', '1,0.3;0.3,1', 'contextual: arm means per task, tasks split by ;'),
+  spec('arms', '--arms', 'count', '10', 'tie-heavy: number of Bernoulli arms (>= 2)'),
+  spec('maxProbability', '--max-probability', 'p', '0.2', 'tie-heavy: success probability of the best arm'),
+  spec('capacity', '--capacity', 'N', '128', 'FTW pool capacity N (FIFO)'),
+  spec('batchSize', '--batch-size', 'C', '5', 'FTW minibatch size C, 1 <= C <= N'),
+  spec('keep', '--keep', 'K', '1', 'FTW elites kept per minibatch K, 1 <= K <= C'),
+  spec('batches', '--batches', 'J', '4', 'FTW minibatches per update J >= 1'),
+  spec('beta', '--beta', 'β', '0.05', 'KL weight β >= 0'),
+  spec('kl', '--kl', 'direction', 'reverse', 'KL direction: reverse (π‖ref) or forward (ref‖π)'),
+  spec('reference', '--reference', 'policy', 'uniform', 'KL reference: uniform, initial or previous'),
+  spec('optimizer', '--optimizer', 'name', 'sgd', 'optimiser on the logits: sgd or adam'),
+  spec('lr', '--lr', 'rate', '0.08', 'learning rate > 0'),
+  spec('iterations', '--iterations', 'count', '240', 'training iterations >= 1'),
+  spec('rollouts', '--rollouts', 'count', '1', 'trajectories collected per iteration >= 1'),
+  spec('warmup', '--warmup', 'count', 'auto', 'FTW updates start once the pool holds this many, C..N (auto: C)'),
+  spec('selection', '--selection', 'mode', 'sampled', 'FTW selection: sampled or expected (exact counts)'),
+  spec('tieRule', '--tie-rule', 'rule', 'random', 'order among tied returns: random, newest or oldest'),
+  spec('threshold', '--threshold', 'value', 'none', 'FTW elites must have a return above this, or none'),
+  spec('maxVersionLag', '--max-version-lag', 'versions', 'none', 'skip trajectories older than this, or none'),
+  spec('epochs', '--epochs', 'count', 'auto', 'gradient steps per update (auto: 4 for ppo, else 1)'),
+  spec('clip', '--clip', 'ε', '0.2', 'ppo: clipping range ε > 0'),
+  spec('baselineRate', '--baseline-rate', 'rate', '0.1', 'reinforce/ppo: running-mean baseline rate in (0, 1]'),
+  spec('seeds', '--seeds', 'list', '0,1,2', 'seeds, e.g. 0,1,2 or 0..9'),
+];
+
+const ENV_KEYS: Readonly<Record<string, readonly string[]>> = {
+  means: ['gaussian'],
+  sd: ['gaussian', 'contextual'],
+  probs: ['bernoulli'],
+  taskMeans: ['contextual'],
+  arms: ['tie-heavy'],
+  maxProbability: ['tie-heavy'],
+};
+const FTW_KEYS = [
+  'capacity',
+  'batchSize',
+  'keep',
+  'batches',
+  'warmup',
+  'selection',
+  'tieRule',
+  'threshold',
+  'maxVersionLag',
+];
+
+function readEnvironment(raw: Readonly<Record<string, RawOption>>): EnvironmentConfig {
+  const o = (key: string): RawOption => raw[key]!;
+  const kind = readChoice(o('env').value, o('env').label, ENVIRONMENTS);
+  for (const [key, kinds] of Object.entries(ENV_KEYS)) {
+    if (o(key).explicit && !kinds.includes(kind)) {
+      throw new UsageError(`${o(key).label} applies only to --env ${kinds.join(' or ')}, got --env ${kind}`);
+    }
+  }
+  switch (kind) {
+    case 'gaussian': {
+      const means = readNumberList(o('means').value, o('means').label);
+      if (means.length < 2) throw new UsageError(`${o('means').label} must list at least 2 arms, got ${means.length}`);
+      const sd = readNumberList(o('sd').value, o('sd').label, { min: 0 });
+      if (sd.length !== 1 && sd.length !== means.length) {
+        throw new UsageError(`${o('sd').label} must have 1 or ${means.length} values (one per arm), got ${sd.length}`);
+      }
+      return { kind, means, sds: sd.length === 1 ? means.map(() => sd[0]!) : sd };
+    }
+    case 'bernoulli': {
+      const probs = readNumberList(o('probs').value, o('probs').label, { min: 0, max: 1 });
+      if (probs.length < 2) throw new UsageError(`${o('probs').label} must list at least 2 arms, got ${probs.length}`);
+      return { kind, probs };
+    }
+    case 'contextual': {
+      const taskMeans = readNumberTable(o('taskMeans').value, o('taskMeans').label);
+      if (taskMeans[0]!.length < 2) {
+        throw new UsageError(`${o('taskMeans').label} must list at least 2 arms per task, got ${taskMeans[0]!.length}`);
+      }
+      const sd = readNumberList(o('sd').value, o('sd').label, { min: 0 });
+      if (sd.length !== 1) throw new UsageError(`${o('sd').label} must be one value for --env contextual, got ${sd}`);
+      return { kind, taskMeans, sd: sd[0]! };
+    }
+    case 'tie-heavy':
+      return {
+        kind,
+        arms: readInteger(o('arms').value, o('arms').label, { min: 2, max: 1000 }),
+        maxProbability: readNumber(o('maxProbability').value, o('maxProbability').label, {
+          min: 0,
+          exclusiveMin: true,
+          max: 1,
+        }),
+      };
+  }
+}
+
+/**
+ * Validates raw option values (from defaults, a config file and flags) into a {@link TrainConfig}.
+ *
+ * Every value is checked here, once; cross-option rules too: K ≤ C ≤ N, C ≤ warmup ≤ N, GRPO needs at
+ * least 2 rollouts per iteration (a group), environment options apply only to their environment, and FTW
+ * options are refused with a baseline method.
+ *
+ * @param raw - raw values by key with the user's name for each (see `collectOptions`)
+ * @returns the resolved configuration
+ * @throws {@link UsageError} naming the flag or key, the value and what is allowed
+ * @example
+ * ```ts
+ * resolveTrainConfig(collectOptions(TRAIN_OPTIONS, command)).keep; // 1
+ * ```
+ */
+export function resolveTrainConfig(raw: Readonly<Record<string, RawOption>>): TrainConfig {
+  const o = (key: string): RawOption => {
+    const option = raw[key];
+    if (option === undefined) throw new Error(`internal: option ${key} missing`);
+    return option;
+  };
+  const int = (key: string, min: number, max?: number): number =>
+    readInteger(o(key).value, o(key).label, max === undefined ? { min } : { min, max });
+  const method = readChoice(o('method').value, o('method').label, METHODS);
+  if (method !== 'ftw') {
+    const misplaced = FTW_KEYS.find((key) => o(key).explicit);
+    if (misplaced !== undefined) {
+      throw new UsageError(`${o(misplaced).label} applies only to --method ftw, got --method ${method}`);
+    }
+  }
+  const environment = readEnvironment(raw);
+  const capacity = int('capacity', 1, 10_000_000);
+  const batchSize = int('batchSize', 1);
+  if (batchSize > capacity) {
+    throw new UsageError(`${o('batchSize').label} (C) must be <= --capacity (N = ${capacity}), got ${batchSize}`);
+  }
+  const keep = int('keep', 1);
+  if (keep > batchSize) {
+    throw new UsageError(`${o('keep').label} (K) must be <= --batch-size (C = ${batchSize}), got ${keep}`);
+  }
+  const warmup = o('warmup').value === 'auto' ? batchSize : int('warmup', 1);
+  if (warmup < batchSize || warmup > capacity) {
+    throw new UsageError(
+      `${o('warmup').label} must be an integer in [C, N] = [${batchSize}, ${capacity}], got ${warmup}`,
+    );
+  }
+  const rollouts = int('rollouts', 1, 100_000);
+  if (method === 'grpo' && rollouts < 2) {
+    throw new UsageError(`${o('rollouts').label} must be >= 2 for --method grpo (a group), got ${rollouts}`);
+  }
+  const epochsRaw = o('epochs');
+  const epochs = epochsRaw.value === 'auto' ? (method === 'ppo' ? 4 : 1) : int('epochs', 1, 1000);
+  const maxVersionLag = readOptionalNumber(o('maxVersionLag').value, o('maxVersionLag').label, { min: 0 });
+  if (maxVersionLag !== null && !Number.isInteger(maxVersionLag)) {
+    throw new UsageError(`${o('maxVersionLag').label} must be "none" or an integer >= 0, got ${maxVersionLag}`);
+  }
+  return {
+    method,
+    environment,
+    capacity,
+    batchSize,
+    keep,
+    batches: int('batches', 1, 1_000_000),
+    beta: readNumber(o('beta').value, o('beta').label, { min: 0 }),
+    kl: readChoice(o('kl').value, o('kl').label, ['reverse', 'forward'] as const),
+    reference: readChoice(o('reference').value, o('reference').label, ['uniform', 'initial', 'previous'] as const),
+    optimizer: readChoice(o('optimizer').value, o('optimizer').label, ['sgd', 'adam'] as const),
+    lr: readNumber(o('lr').value, o('lr').label, { min: 0, exclusiveMin: true }),
+    iterations: int('iterations', 1, 10_000_000),
+    rollouts,
+    warmup,
+    selection: readChoice(o('selection').value, o('selection').label, ['sampled', 'expected'] as const),
+    tieRule: readChoice(o('tieRule').value, o('tieRule').label, ['random', 'newest', 'oldest'] as const),
+    threshold: readOptionalNumber(o('threshold').value, o('threshold').label),
+    maxVersionLag,
+    epochs,
+    clip: readNumber(o('clip').value, o('clip').label, { min: 0, exclusiveMin: true }),
+    baselineRate: readNumber(o('baselineRate').value, o('baselineRate').label, {
+      min: 0,
+      exclusiveMin: true,
+      max: 1,
+    }),
+    seeds: readSeeds(o('seeds').value, o('seeds').label),
+  };
+}

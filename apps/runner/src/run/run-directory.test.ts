@@ -1,0 +1,65 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../cli/usage-error.js';
+import { RunDirectory } from './run-directory.js';
+
+const root = (): string => mkdtempSync(join(tmpdir(), 'ftw-runs-'));
+
+describe('RunDirectory', () => {
+  it('writes into a hidden folder and renames it into place on commit', () => {
+    const dir = root();
+    const run = RunDirectory.open(dir, 'demo');
+    run.write('summary.json', '{}\n');
+    run.write('charts/a.svg', '<svg/>');
+    expect(existsSync(join(dir, 'demo'))).toBe(false);
+    expect(readdirSync(dir).every((name) => name.startsWith('.demo.partial-'))).toBe(true);
+    expect(run.commit()).toBe(join(dir, 'demo'));
+    expect(readFileSync(join(dir, 'demo', 'summary.json'), 'utf8')).toBe('{}\n');
+    expect(readFileSync(join(dir, 'demo', 'charts', 'a.svg'), 'utf8')).toBe('<svg/>');
+    expect(readdirSync(dir)).toEqual(['demo']);
+  });
+
+  it('replaces an earlier run of the same name whole', () => {
+    const dir = root();
+    const first = RunDirectory.open(dir, 'r');
+    first.write('old.txt', 'old');
+    first.commit();
+    const second = RunDirectory.open(dir, 'r');
+    second.write('new.txt', 'new');
+    second.commit();
+    expect(readdirSync(join(dir, 'r'))).toEqual(['new.txt']);
+    expect(readdirSync(dir)).toEqual(['r']);
+  });
+
+  it('leaves nothing behind when discarded, and keeps an earlier run', () => {
+    const dir = root();
+    const first = RunDirectory.open(dir, 'r');
+    first.write('a.txt', 'a');
+    first.commit();
+    const failed = RunDirectory.open(dir, 'r');
+    failed.write('b.txt', 'b');
+    failed.discard();
+    expect(readdirSync(dir)).toEqual(['r']);
+    expect(readdirSync(join(dir, 'r'))).toEqual(['a.txt']);
+    failed.discard();
+  });
+
+  it('refuses to write after commit or discard, or outside the run', () => {
+    const dir = root();
+    const run = RunDirectory.open(dir, 'x');
+    expect(() => run.write('../escape.txt', 'no')).toThrow(/file must stay inside the run/);
+    run.commit();
+    expect(() => run.write('late.txt', 'late')).toThrow(/run x is committed; cannot write late.txt/);
+    expect(() => run.commit()).toThrow(/already committed/);
+  });
+
+  it('rejects run names that are paths or hidden, naming --name', () => {
+    const dir = root();
+    for (const name of ['', '../up', 'a/b', '.hidden', 'x'.repeat(129)]) {
+      expect(() => RunDirectory.open(dir, name)).toThrow(UsageError);
+    }
+    expect(() => RunDirectory.open(dir, 'a/b')).toThrow(/--name must be 1-128 letters, digits.*got "a\/b"/);
+  });
+});

@@ -1,0 +1,113 @@
+import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { UsageError } from '../cli/usage-error.js';
+
+const RUN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * A run's output folder, written in a hidden temporary folder beside it and renamed into `<root>/<name>/`
+ * only when the run succeeded, so nothing half-written ever looks like a finished run.
+ *
+ * A finished run of the same name is replaced: the new folder is renamed in first (the old one moved aside
+ * to a hidden name, then deleted), so at every moment `<root>/<name>/` is either the old complete run or the
+ * new complete run. A failed run leaves at most a hidden `.<name>.partial-*` folder when the process is
+ * killed; {@link RunDirectory.discard} removes it otherwise.
+ *
+ * @example
+ * ```ts
+ * const dir = RunDirectory.open('runs', 'reproduce');
+ * dir.write('summary.json', '{}\n');
+ * dir.commit(); // 'runs/reproduce' (absolute path), now holding summary.json
+ * ```
+ */
+export class RunDirectory {
+  /** Absolute path the finished run will have. */
+  readonly path: string;
+  /** Absolute path of the temporary folder being written. */
+  readonly partialPath: string;
+  private readonly root: string;
+  private readonly name: string;
+  private state: 'open' | 'committed' | 'discarded' = 'open';
+
+  private constructor(root: string, name: string) {
+    this.root = root;
+    this.name = name;
+    this.path = join(root, name);
+    mkdirSync(root, { recursive: true });
+    this.partialPath = mkdtempSync(join(root, `.${name}.partial-`));
+  }
+
+  /**
+   * Creates the temporary folder of a new run.
+   *
+   * @param root - folder that holds runs (created if missing)
+   * @param name - the run's name: letters, digits, `.`, `_`, `-`, not starting with `.`, at most 128
+   * @returns the open run directory
+   * @throws {@link UsageError} when `name` is not a valid run name (the CLI's `--name`)
+   * @throws Error from the file system when `root` cannot be created
+   */
+  static open(root: string, name: string): RunDirectory {
+    if (!RUN_NAME.test(name)) {
+      throw new UsageError(
+        `--name must be 1-128 letters, digits, '.', '_' or '-', not starting with '.', got ${JSON.stringify(name)}`,
+      );
+    }
+    return new RunDirectory(resolve(root), name);
+  }
+
+  /**
+   * Writes one file into the run (a relative path inside it; subfolders are created).
+   *
+   * @param file - relative path, e.g. `summary.json` or `charts/curve.svg`
+   * @param content - text (UTF-8) or bytes
+   * @throws Error when the run was already committed or discarded
+   */
+  write(file: string, content: string | Uint8Array): void {
+    if (this.state !== 'open') throw new Error(`run ${this.name} is ${this.state}; cannot write ${file}`);
+    const target = join(this.partialPath, file);
+    if (!target.startsWith(this.partialPath)) throw new Error(`file must stay inside the run, got ${file}`);
+    mkdirSync(join(target, '..'), { recursive: true });
+    writeFileSync(target, content);
+  }
+
+  /**
+   * Renames the finished run into place, replacing an earlier run of the same name.
+   *
+   * @returns the run's final absolute path
+   * @throws Error when the run was already committed or discarded, or a rename fails (the temporary folder
+   * is then left for inspection and the earlier run stays where it was)
+   */
+  commit(): string {
+    if (this.state !== 'open') throw new Error(`run ${this.name} is already ${this.state}`);
+    let previous: string | undefined;
+    if (exists(this.path)) {
+      previous = mkdtempSync(join(this.root, `.${this.name}.replaced-`));
+      renameSync(this.path, join(previous, 'run'));
+    }
+    try {
+      renameSync(this.partialPath, this.path);
+    } catch (error) {
+      if (previous !== undefined) renameSync(join(previous, 'run'), this.path);
+      throw error;
+    }
+    if (previous !== undefined) rmSync(previous, { recursive: true, force: true });
+    this.state = 'committed';
+    return this.path;
+  }
+
+  /** Deletes the temporary folder of a failed run; does nothing after a commit. */
+  discard(): void {
+    if (this.state !== 'open') return;
+    rmSync(this.partialPath, { recursive: true, force: true });
+    this.state = 'discarded';
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

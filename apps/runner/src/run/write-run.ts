@@ -1,0 +1,93 @@
+import type { OutputOptions } from '../cli/output-options.js';
+import { provenance } from './provenance.js';
+import { RunDirectory } from './run-directory.js';
+
+/** What a command produces; {@link writeRun} lays it out in `runs/<name>/`. */
+export interface RunArtifacts {
+  /** The fully resolved configuration (seeds included); provenance is added under `provenance`. */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** One JSON object per line of `metrics.ndjson`. */
+  readonly metrics: readonly object[];
+  /** `summary.json`: deterministic, no timestamps. */
+  readonly summary: unknown;
+  /** `report.md`, which embeds the SVG files by relative link. */
+  readonly report: string;
+  /** More files (SVG charts, CSV tables) by relative path. */
+  readonly files: Readonly<Record<string, string>>;
+}
+
+/** A run in progress: its folder is open until the command's result is written. */
+export interface OpenRun {
+  /** Writes the artifacts and renames the folder into place; returns the final path. */
+  finish(artifacts: RunArtifacts): string;
+  /** Removes the temporary folder (a failed or interrupted run). */
+  discard(): void;
+}
+
+/** Serialises with two-space indentation and a final newline; non-finite numbers become null. */
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * Opens a run: validates the name and creates the hidden temporary folder, before any computing, so a bad
+ * `--name` fails at once and an interrupted run (SIGINT, SIGTERM) leaves nothing behind.
+ *
+ * The finished folder holds `config.json` (resolved configuration, seeds, package versions, git commit),
+ * `metrics.ndjson`, `summary.json`, `report.md`, the extra files, and `timing.json` (start, end and
+ * duration, kept apart so that the other files are byte-identical between two runs of the same command).
+ *
+ * @param output - the shared output flags
+ * @param command - the command's name, recorded in `config.json`
+ * @returns the open run
+ * @throws {@link UsageError} for an invalid `--name`
+ * @example
+ * ```ts
+ * const run = openRun({ out: 'runs', name: 'reproduce', quiet: false, json: false }, 'reproduce');
+ * run.finish({ config: {}, metrics: [], summary: {}, report: '# r\n', files: {} }); // '/…/runs/reproduce'
+ * ```
+ */
+export function openRun(output: OutputOptions, command: string): OpenRun {
+  const dir = RunDirectory.open(output.out, output.name);
+  const started = new Date();
+  const onSignal = (signal: NodeJS.Signals): void => {
+    dir.discard();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const detach = (): void => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  return {
+    finish(artifacts) {
+      try {
+        dir.write('config.json', json({ command, ...artifacts.config, provenance: provenance() }));
+        dir.write('metrics.ndjson', artifacts.metrics.map((row) => `${JSON.stringify(row)}\n`).join(''));
+        dir.write('summary.json', json(artifacts.summary));
+        dir.write('report.md', artifacts.report);
+        for (const [file, content] of Object.entries(artifacts.files)) dir.write(file, content);
+        const finished = new Date();
+        dir.write(
+          'timing.json',
+          json({
+            startedAt: started.toISOString(),
+            finishedAt: finished.toISOString(),
+            durationMs: finished.getTime() - started.getTime(),
+          }),
+        );
+        return dir.commit();
+      } catch (error) {
+        dir.discard();
+        throw error;
+      } finally {
+        detach();
+      }
+    },
+    discard() {
+      dir.discard();
+      detach();
+    },
+  };
+}

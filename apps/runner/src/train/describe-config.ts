@@ -1,0 +1,46 @@
+import type { EnvironmentConfig, TrainConfig } from '../config/train-config.js';
+
+/**
+ * A one-line human description of an environment.
+ *
+ * @param env - the environment configuration
+ * @returns e.g. `Gaussian bandit, means 1, 0.3, sd 0.2`
+ */
+export function describeEnvironment(env: EnvironmentConfig): string {
+  switch (env.kind) {
+    case 'gaussian': {
+      const sds = new Set(env.sds);
+      return `Gaussian bandit, means ${env.means.join(', ')}, sd ${sds.size === 1 ? env.sds[0] : env.sds.join(', ')}`;
+    }
+    case 'bernoulli':
+      return `Bernoulli bandit, success probabilities ${env.probs.join(', ')}`;
+    case 'contextual':
+      return `contextual bandit, ${env.taskMeans.length} tasks (${env.taskMeans.map((m) => m.join('/')).join('; ')}), sd ${env.sd}`;
+    case 'tie-heavy':
+      return `tie-heavy binary bandit, ${env.arms} Bernoulli arms, p = ${env.maxProbability}·(a+1)/${env.arms}`;
+  }
+}
+
+/**
+ * A one-line human description of a training configuration's method.
+ *
+ * @param config - the configuration
+ * @returns e.g. `FTW N=128 C=5 K=1 J=4 sampled, β=0.05 reverse KL to uniform`
+ */
+export function describeMethod(config: TrainConfig): string {
+  const optimizer = `${config.optimizer === 'sgd' ? 'SGD' : 'Adam'} lr ${config.lr}`;
+  const budget = `${config.iterations} iterations × ${config.rollouts} rollout${config.rollouts === 1 ? '' : 's'}`;
+  const epochs = config.epochs === 1 ? '' : `, ${config.epochs} epochs`;
+  if (config.method !== 'ftw') {
+    const name = { reinforce: 'REINFORCE with baseline', grpo: 'GRPO-style', ppo: `PPO-clip ε=${config.clip}` }[
+      config.method
+    ];
+    return `${name}, ${optimizer}${epochs}, ${budget}`;
+  }
+  const threshold = config.threshold === null ? '' : `, threshold ${config.threshold}`;
+  const ties = config.tieRule === 'random' ? '' : `, ties: ${config.tieRule}`;
+  return (
+    `FTW N=${config.capacity} C=${config.batchSize} K=${config.keep} J=${config.batches} ${config.selection}` +
+    `${threshold}${ties}, β=${config.beta} ${config.kl} KL to ${config.reference}, ${optimizer}${epochs}, ${budget}`
+  );
+}
