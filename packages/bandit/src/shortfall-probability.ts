@@ -1,5 +1,9 @@
 import { checkInteger, checkProbability } from './validate.js';
 
+/** 2^800: partial sums are rescaled past it, leaving room for a growth of up to 2^220 per term. */
+const RESCALE = 2 ** 800;
+const LOG_RESCALE = 800 * Math.LN2;
+
 /**
  * The probability that a minibatch of C independent binary-return trajectories, each a success with
  * probability p, holds fewer than K successes: the chance that top-K selection must keep at least one
@@ -13,9 +17,11 @@ import { checkInteger, checkProbability } from './validate.js';
  * whose success probabilities are all ≤ p, S is stochastically smaller than Binomial(C, p), so this value
  * is a lower bound.
  *
- * Method: the terms are built in log space by the ratio recurrence
- * log t_{k+1} = log t_k + log((C − k)/(k + 1)) + log p − log1p(−p) from log t_0 = C·log1p(−p), and summed
- * after subtracting their maximum, so no binomial coefficient or power overflows or underflows.
+ * Method: with t_k the k-th term divided by (1 − p)^C, t_0 = 1 and t_{k+1} = t_k · (C − k)/(k + 1) · p/(1 − p)
+ * (a ratio recurrence, a few roundings per term, rescaled by 2^-800 whenever the partial sum passes 2^800),
+ * then P = exp(C·log1p(−p) + log Σ_k t_k + scale), so no binomial coefficient or power overflows or
+ * underflows. Relative error about ε·(|C·log1p(−p)| + 4K): the exponent's own rounding dominates for
+ * large C. Cost O(K).
  *
  * @param p - success probability of one trajectory, in [0, 1]
  * @param batchSize - C, the minibatch size, an integer ≥ 1
@@ -35,17 +41,18 @@ export function shortfallProbability(p: number, batchSize: number, keep: number)
   checkInteger(keep, 'keep', 1, batchSize);
   if (p === 0) return 1;
   if (p === 1) return 0;
-  const logOdds = Math.log(p) - Math.log1p(-p);
-  const logTerms = new Float64Array(keep);
-  let logTerm = batchSize * Math.log1p(-p);
-  let largest = logTerm;
-  logTerms[0] = logTerm;
+  const odds = p / (1 - p);
+  let term = 1;
+  let sum = 1;
+  let logScale = 0;
   for (let k = 1; k < keep; k++) {
-    logTerm += Math.log((batchSize - k + 1) / k) + logOdds;
-    logTerms[k] = logTerm;
-    if (logTerm > largest) largest = logTerm;
+    term *= ((batchSize - k + 1) / k) * odds;
+    sum += term;
+    if (sum > RESCALE) {
+      term /= RESCALE;
+      sum /= RESCALE;
+      logScale += LOG_RESCALE;
+    }
   }
-  let scaled = 0;
-  for (let k = 0; k < keep; k++) scaled += Math.exp(logTerms[k]! - largest);
-  return Math.min(1, scaled * Math.exp(largest));
+  return Math.min(1, Math.exp(batchSize * Math.log1p(-p) + Math.log(sum) + logScale));
 }
