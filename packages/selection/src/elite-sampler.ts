@@ -1,0 +1,77 @@
+import { KeepBest } from './keep-best.js';
+import { MinibatchDraw } from './minibatch-draw.js';
+import { type RandomSource, toUniform } from './random.js';
+import { checkSelectionOptions, type SelectionOptions } from './selection-options.js';
+import { checkReturns } from './validate.js';
+
+/** One minibatch drawn by {@link EliteSampler.next}: views that the next call overwrites. */
+export interface Minibatch {
+  /** The C drawn items (indices into `returns`), in draw order. */
+  readonly batch: Uint32Array;
+  /** The kept items (indices into `returns`): the K best of `batch`, or fewer with a threshold. */
+  readonly kept: Uint32Array;
+}
+
+/**
+ * Draws FTW minibatches one at a time: C items uniformly without replacement, then the K best by return
+ * (ties at the cut broken uniformly at random; with a threshold, only items strictly above it).
+ * {@link selectElites} is J calls of {@link EliteSampler.next}; use the sampler directly to stream
+ * minibatches (to train on each as it comes, or to inspect what each kept).
+ *
+ * Cost per minibatch: O(C) to draw (Floyd's algorithm), O(C log K) to keep; no allocation.
+ *
+ * @example
+ * ```ts
+ * import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+ * const sampler = new EliteSampler([0.1, 0.9, 0.5, 0.3], { batchSize: 3, keep: 1 }, xoroshiro128plus(7));
+ * const { batch, kept } = sampler.next();
+ * // batch: 3 distinct indices, e.g. Uint32Array [0, 2, 3]; kept: the best of them, Uint32Array [2]
+ * ```
+ */
+export class EliteSampler {
+  /** Pool size n: the number of returns. */
+  readonly size: number;
+  readonly #returns: Float64Array;
+  readonly #draw: MinibatchDraw;
+  readonly #keepBest: KeepBest;
+  readonly #batch: Uint32Array;
+  readonly #scores: Float64Array;
+  readonly #positions: Uint32Array;
+  readonly #kept: Uint32Array;
+
+  /**
+   * @param returns - the return of each item (finite numbers; not copied when a Float64Array, so do not
+   * change it while sampling).
+   * @param options - `batchSize` C, `keep` K and optional `threshold`; `batches` is ignored.
+   * @param random - a `() => number` uniform on [0, 1), or a pure-rand generator.
+   * @throws TypeError or RangeError naming the bad parameter (see {@link selectElites}).
+   */
+  constructor(returns: ArrayLike<number>, options: Omit<SelectionOptions, 'batches'>, random: RandomSource) {
+    this.#returns = checkReturns(returns);
+    this.size = this.#returns.length;
+    const { batchSize, keep, threshold } = checkSelectionOptions(options, this.#returns.length, false);
+    const uniform = toUniform(random);
+    this.#draw = new MinibatchDraw(this.#returns.length, batchSize, uniform);
+    this.#keepBest = new KeepBest(batchSize, keep, threshold, uniform);
+    this.#batch = new Uint32Array(batchSize);
+    this.#scores = new Float64Array(batchSize);
+    this.#positions = new Uint32Array(keep);
+    this.#kept = new Uint32Array(keep);
+  }
+
+  /**
+   * Draws the next minibatch and keeps its best items.
+   * @returns views of the minibatch and of its kept items, valid until the next call.
+   * @throws RangeError when `random` yields a value outside [0, 1).
+   */
+  next(): Minibatch {
+    const batch = this.#batch;
+    const scores = this.#scores;
+    const returns = this.#returns;
+    this.#draw.draw(batch);
+    for (let i = 0; i < batch.length; i++) scores[i] = returns[batch[i]!]!;
+    const count = this.#keepBest.select(scores, batch.length, this.#positions);
+    for (let i = 0; i < count; i++) this.#kept[i] = batch[this.#positions[i]!]!;
+    return { batch, kept: this.#kept.subarray(0, count) };
+  }
+}

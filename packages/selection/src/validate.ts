@@ -1,0 +1,84 @@
+/** Largest pool size: indices into the pool are stored in `Uint32Array`s. */
+export const MAX_POOL_SIZE = 2 ** 32 - 1;
+
+const show = (value: unknown): string =>
+  typeof value === 'string' ? JSON.stringify(value) : typeof value === 'bigint' ? `${value}n` : String(value);
+
+/**
+ * Checks that `value` is an integer in [1, max].
+ * @throws TypeError when `value` is not a number; RangeError when it is not a positive integer <= max.
+ */
+export function checkPositiveInteger(name: string, value: unknown, max: number = MAX_POOL_SIZE): number {
+  if (typeof value !== 'number') {
+    throw new TypeError(`${name} must be a positive integer, got ${show(value)} (${typeof value})`);
+  }
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new RangeError(`${name} must be a positive integer <= ${max}, got ${show(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Checks the sizes of one selection: `n >= batchSize >= keep >= 1`, all integers.
+ * @throws TypeError or RangeError naming the offending parameter and its value.
+ */
+export function checkSizes(n: unknown, batchSize: unknown, keep: unknown, nName = 'n'): void {
+  const size = checkPositiveInteger(nName, n);
+  const c = checkPositiveInteger('batchSize', batchSize);
+  const k = checkPositiveInteger('keep', keep);
+  if (k > c) throw new RangeError(`keep must be <= batchSize (${c}), got ${k}`);
+  if (c > size) throw new RangeError(`batchSize must be <= ${nName} (${size}), got ${c}`);
+}
+
+/**
+ * Checks that `returns` is a non-empty array of finite numbers and gives it as a `Float64Array`
+ * (the same object when it already is one).
+ * @throws TypeError when `returns` is not array-like; RangeError when it is empty, too long or holds a
+ * non-finite value.
+ */
+export function checkReturns(returns: unknown): Float64Array {
+  if (
+    returns === null ||
+    typeof returns !== 'object' ||
+    typeof (returns as { length?: unknown }).length !== 'number'
+  ) {
+    throw new TypeError(`returns must be an array or typed array of numbers, got ${show(returns)}`);
+  }
+  const values = returns as ArrayLike<unknown>;
+  if (values.length === 0) throw new RangeError('returns must not be empty, got length 0');
+  if (values.length > MAX_POOL_SIZE) {
+    throw new RangeError(`returns must have at most ${MAX_POOL_SIZE} items, got length ${values.length}`);
+  }
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v !== 'number') throw new TypeError(`returns[${i}] must be a number, got ${show(v)}`);
+    if (!Number.isFinite(v)) throw new RangeError(`returns[${i}] must be a finite number, got ${show(v)}`);
+  }
+  return values instanceof Float64Array ? values : Float64Array.from(values as ArrayLike<number>);
+}
+
+/**
+ * Checks an optional return threshold: `undefined` or a finite number.
+ * @throws RangeError or TypeError naming `threshold`.
+ */
+export function checkThreshold(threshold: unknown): number | undefined {
+  if (threshold === undefined) return undefined;
+  if (typeof threshold !== 'number') {
+    throw new TypeError(`threshold must be a finite number or undefined, got ${show(threshold)}`);
+  }
+  if (!Number.isFinite(threshold)) {
+    throw new RangeError(`threshold must be a finite number or undefined, got ${show(threshold)}`);
+  }
+  return threshold;
+}
+
+/**
+ * Checks that `options` is an object.
+ * @throws TypeError naming `options`.
+ */
+export function checkOptions(options: unknown): Record<string, unknown> {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`options must be an object, got ${show(options)}`);
+  }
+  return options as Record<string, unknown>;
+}
