@@ -19,6 +19,11 @@ function checkFunction(random: unknown): void {
  * stream position predictable. With 53-bit uniforms the largest |Z| is √(2·53·ln 2) ≈ 8.57, a tail of
  * probability 2^-53.
  *
+ * Reproducibility: the uniforms are exact integer arithmetic, identical on every engine; the transform
+ * uses `Math.log`, `Math.sin` and `Math.cos`, whose last bit ECMAScript leaves to the engine. V8 computes
+ * them with its own port of fdlibm rather than the system's libm, so Node.js gives the same normals on
+ * every operating system; another engine may differ in the last bit.
+ *
  * The cached second value belongs to the uniform stream it came from: {@link NormalSampler.reset} drops
  * it, which an environment must do whenever it re-seeds, or the first draw after the re-seed would be a
  * leftover of the old stream.

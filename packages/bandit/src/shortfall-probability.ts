@@ -3,6 +3,8 @@ import { checkInteger, checkProbability } from './validate.js';
 /** 2^800: partial sums are rescaled past it, leaving room for a growth of up to 2^220 per term. */
 const RESCALE = 2 ** 800;
 const LOG_RESCALE = 800 * Math.LN2;
+/** Smallest normal double, 2^-1022: below it (1 − p)^C has lost relative precision. */
+const MIN_NORMAL = 2 ** -1022;
 
 /**
  * The probability that a minibatch of C independent binary-return trajectories, each a success with
@@ -19,7 +21,8 @@ const LOG_RESCALE = 800 * Math.LN2;
  *
  * Method: with t_k the k-th term divided by (1 − p)^C, t_0 = 1 and t_{k+1} = t_k · (C − k)/(k + 1) · p/(1 − p)
  * (a ratio recurrence, a few roundings per term, rescaled by 2^-800 whenever the partial sum passes 2^800),
- * then P = exp(C·log1p(−p) + log Σ_k t_k + scale), so no binomial coefficient or power overflows or
+ * then P = (Σ_k t_k)·exp(C·log1p(−p)), or exp(C·log1p(−p) + log Σ_k t_k + scale) when the power underflows
+ * or the sum was rescaled, so no binomial coefficient or power overflows or
  * underflows. Relative error about ε·(|C·log1p(−p)| + 4K): the exponent's own rounding dominates for
  * large C. Cost O(K).
  *
@@ -31,8 +34,8 @@ const LOG_RESCALE = 800 * Math.LN2;
  *
  * @example
  * ```ts
- * console.log(shortfallProbability(0.2, 5, 3)); // exactly 2944/3125 for p = 1/5
- * // 0.94208
+ * console.log(shortfallProbability(0.2, 5, 3).toFixed(12)); // 2944/3125 for p = 1/5
+ * // 0.942080000000
  * ```
  */
 export function shortfallProbability(p: number, batchSize: number, keep: number): number {
@@ -54,5 +57,9 @@ export function shortfallProbability(p: number, batchSize: number, keep: number)
       logScale += LOG_RESCALE;
     }
   }
-  return Math.min(1, Math.exp(batchSize * Math.log1p(-p) + Math.log(sum) + logScale));
+  const logBase = batchSize * Math.log1p(-p);
+  const base = Math.exp(logBase);
+  // Multiply directly unless (1 − p)^C underflowed or the sum was rescaled; then combine in the exponent.
+  if (logScale === 0 && base >= MIN_NORMAL) return Math.min(1, sum * base);
+  return Math.min(1, Math.exp(logBase + Math.log(sum) + logScale));
 }

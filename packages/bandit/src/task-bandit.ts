@@ -1,5 +1,12 @@
 import type { ArmTable } from './arm-table.js';
-import type { BanditEnv, PolicyProbabilities, ResetOptions, ResetResult, StepResult } from './bandit-env.js';
+import type {
+  BanditEnv,
+  PolicyProbabilities,
+  ResetOptions,
+  ResetResult,
+  StepInfo,
+  StepResult,
+} from './bandit-env.js';
 import { BanditError } from './bandit-error.js';
 import { describeValue } from './describe-value.js';
 import { RandomSource } from './random-source.js';
@@ -33,7 +40,11 @@ export abstract class TaskBandit implements BanditEnv {
   private readonly mixtureMeans: Float64Array;
   private readonly mixtureBest: number;
   private readonly source: RandomSource;
+  /** One frozen reset result per task and one frozen step info per (task, action): no allocation per call. */
+  private readonly resetResults: readonly ResetResult[];
+  private readonly stepInfos: ReadonlyArray<readonly StepInfo[]>;
   private current: ArmTable;
+  private currentInfos: readonly StepInfo[];
   private task = 0;
   private open = false;
   private started = false;
@@ -74,6 +85,15 @@ export abstract class TaskBandit implements BanditEnv {
     let best = 0;
     for (let a = 1; a < this.numActions; a++) if (this.mixtureMeans[a]! > this.mixtureMeans[best]!) best = a;
     this.mixtureBest = best;
+    this.resetResults = tables.map((table, t) =>
+      Object.freeze({ observation: t, info: Object.freeze({ optimalAction: table.best }) }),
+    );
+    this.stepInfos = tables.map((table) =>
+      Array.from(table.means, (mean) =>
+        Object.freeze({ expectedReward: mean, regret: table.bestMean - mean }),
+      ),
+    );
+    this.currentInfos = this.stepInfos[0]!;
   }
 
   /**
@@ -81,7 +101,8 @@ export abstract class TaskBandit implements BanditEnv {
    * (one uniform; none when there is a single task).
    *
    * @param options - optional `{ seed }`; a seed restarts the stream exactly as a fresh environment
-   * @returns the observation (task index) and `{ optimalAction }` of the task
+   * @returns the observation (task index) and `{ optimalAction }` of the task, as a frozen object shared by
+   *   every episode of that task
    * @throws TypeError when `options` is not an object; RangeError/TypeError on a bad seed;
    *   BanditError `NOT_RESEEDABLE` when a seed is given to an environment built with `random`
    */
@@ -97,9 +118,10 @@ export abstract class TaskBandit implements BanditEnv {
     }
     this.task = task;
     this.current = this.tables[task]!;
+    this.currentInfos = this.stepInfos[task]!;
     this.open = true;
     this.started = true;
-    return { observation: task, info: { optimalAction: this.current.best } };
+    return this.resetResults[task]!;
   }
 
   /**
@@ -107,7 +129,8 @@ export abstract class TaskBandit implements BanditEnv {
    * uniform on average), a Bernoulli arm one uniform.
    *
    * @param action - integer in [0, numActions)
-   * @returns `{ observation, reward, terminated: true, truncated: false, info: { expectedReward, regret } }`
+   * @returns `{ observation, reward, terminated: true, truncated: false, info: { expectedReward, regret } }`;
+   *   `info` is frozen and shared by every step of that action in that task
    * @throws TypeError/RangeError when `action` is not an integer in range (the episode stays open);
    *   BanditError `RESET_REQUIRED` before the first `reset` or after the episode terminated
    */
@@ -134,7 +157,7 @@ export abstract class TaskBandit implements BanditEnv {
       reward,
       terminated: true,
       truncated: false,
-      info: { expectedReward: mean, regret: table.bestMean - mean },
+      info: this.currentInfos[action]!,
     };
   }
 
