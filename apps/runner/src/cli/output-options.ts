@@ -22,7 +22,11 @@ export interface OutputOptions {
 export function addOutputOptions(command: Command, defaultName: string): Command {
   return command
     .option('--out <dir>', 'folder that holds runs', 'runs')
-    .option('--name <name>', 'run name: the run is written to <out>/<name>/ (replacing an earlier one)', defaultName)
+    .option(
+      '--name <name>',
+      'run name: the run is written to <out>/<name>/ (replacing an earlier one)',
+      defaultName,
+    )
     .option('--quiet', 'print no progress and no table', false)
     .option('--json', 'print the summary as JSON on stdout', false);
 }

@@ -78,7 +78,9 @@ function methodRow(m: MethodOutcome): string[] {
     formatInterval(s.finalOptimalProbability, 3),
     formatInterval(s.meanReward, 3),
     formatInterval(s.cumulativeRegret, 1),
-    s.samplesTo90 === null ? `— (0/${s.seeds.length})` : `${formatInterval(s.samplesTo90, 0)} (${s.reached90}/${s.seeds.length})`,
+    s.samplesTo90 === null
+      ? `— (0/${s.seeds.length})`
+      : `${formatInterval(s.samplesTo90, 0)} (${s.reached90}/${s.seeds.length})`,
     String(s.environmentSteps),
   ];
 }
@@ -91,7 +93,14 @@ function methodRow(m: MethodOutcome): string[] {
  */
 export function compareTable(outcome: ScenarioOutcome): string {
   return markdownTable(
-    ['method', 'final P(optimal)', 'mean reward', 'cumulative regret', 'samples to 0.9 (reached)', 'env steps'],
+    [
+      'method',
+      'final P(optimal)',
+      'mean reward',
+      'cumulative regret',
+      'samples to 0.9 (reached)',
+      'env steps',
+    ],
     outcome.methods.map(methodRow),
     ['l', 'r', 'r', 'r', 'r', 'r'],
   );
@@ -123,7 +132,10 @@ function findings(outcome: ScenarioOutcome): string {
   ].join(' ');
 }
 
-function scenarioCurves(outcome: ScenarioOutcome, pick: (m: SeedResult['metrics'][number]) => number): BandPoint[] {
+function scenarioCurves(
+  outcome: ScenarioOutcome,
+  pick: (m: SeedResult['metrics'][number]) => number,
+): BandPoint[] {
   return outcome.methods.flatMap((m) => {
     const samples = m.results[0]!.metrics.map((x) => x.samples);
     const every = Math.max(1, Math.floor(samples.length / 150));
@@ -148,14 +160,20 @@ export function compareCommand(): Command {
     .description('compare FTW with REINFORCE, GRPO and PPO at a matched sampling budget (mean ± 95% CI)')
     .option('--seeds <list>', 'seeds, the same for every method (at least 2 for intervals)', '0..9')
     .option('--scenarios <list>', `scenarios, comma-separated: ${names.join(', ')}`, names.join(','))
-    .option('--optimizer <name>', "override every method's optimiser: sgd or adam (default: the scenario's, adam)")
+    .option(
+      '--optimizer <name>',
+      "override every method's optimiser: sgd or adam (default: the scenario's, adam)",
+    )
     .option('--lr <rate>', "override every method's learning rate (default: the scenario's, 0.05)");
   addOutputOptions(command, 'compare');
   command.action(async () => {
     const o = command.opts<Record<string, string | undefined>>();
     const seeds = readSeeds(o['seeds'], '--seeds');
-    if (seeds.length < 2) throw new UsageError(`--seeds must list at least 2 seeds for intervals, got ${seeds.length}`);
-    const wanted = (o['scenarios'] ?? '').split(',').map((s, i) => readChoice(s.trim(), `--scenarios[${i}]`, names));
+    if (seeds.length < 2)
+      throw new UsageError(`--seeds must list at least 2 seeds for intervals, got ${seeds.length}`);
+    const wanted = (o['scenarios'] ?? '')
+      .split(',')
+      .map((s, i) => readChoice(s.trim(), `--scenarios[${i}]`, names));
     const options: CompareOptions = {
       seeds,
       scenarios: COMPARE_SCENARIOS.filter((s) => wanted.includes(s.name)),
@@ -168,7 +186,11 @@ export function compareCommand(): Command {
     const run = openRun(output, 'compare');
     try {
       const total = options.scenarios.reduce((sum, s) => sum + s.methods.length * s.base.iterations, 0);
-      const progress = createProgress({ label: 'compare', total: total * seeds.length, quiet: output.quiet || output.json });
+      const progress = createProgress({
+        label: 'compare',
+        total: total * seeds.length,
+        quiet: output.quiet || output.json,
+      });
       const outcomes = runCompare(options, progress);
       progress.stop();
       const files: Record<string, string> = {};
@@ -178,19 +200,27 @@ export function compareCommand(): Command {
         const budget = `${scenario.base.iterations} iterations × ${scenario.base.rollouts} rollouts = ${
           scenario.base.iterations * scenario.base.rollouts
         } samples per method and seed`;
-        const subtitle = `${describeEnvironment(scenario.base.environment)} · ${budget} · ${seeds.length} seeds`;
+        const subtitle = [describeEnvironment(scenario.base.environment), `${budget}, ${seeds.length} seeds`];
         files[`curves-${scenario.name}.svg`] = await renderSvg(
           learningCurveChart(
             scenarioCurves(outcome, (m) => m.optimalProbability),
-            { title: `Optimal-action probability (${scenario.name}; mean, 95% CI)`, subtitle, yTitle: 'P(optimal action)', unitInterval: true },
+            {
+              title: `Optimal-action probability (${scenario.name}; mean, 95% CI)`,
+              subtitle,
+              yTitle: 'P(optimal action)',
+              unitInterval: true,
+            },
           ),
         );
         files[`regret-${scenario.name}.svg`] = await renderSvg(
-          learningCurveChart(scenarioCurves(outcome, (m) => m.regret), {
-            title: `Cumulative regret (${scenario.name}; mean, 95% CI)`,
-            subtitle,
-            yTitle: 'cumulative expected regret',
-          }),
+          learningCurveChart(
+            scenarioCurves(outcome, (m) => m.regret),
+            {
+              title: `Cumulative regret (${scenario.name}; mean, 95% CI)`,
+              subtitle,
+              yTitle: 'cumulative expected regret',
+            },
+          ),
         );
         sections.push(
           [
@@ -239,7 +269,11 @@ export function compareCommand(): Command {
           })),
         },
         metrics: outcomes.flatMap(({ scenario, methods }) =>
-          methods.flatMap((m) => m.results.flatMap((r) => r.metrics.map((x) => ({ scenario: scenario.name, method: m.label, ...x })))),
+          methods.flatMap((m) =>
+            m.results.flatMap((r) =>
+              r.metrics.map((x) => ({ scenario: scenario.name, method: m.label, ...x })),
+            ),
+          ),
         ),
         summary,
         report,
@@ -249,7 +283,9 @@ export function compareCommand(): Command {
         process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       } else if (!output.quiet) {
         for (const outcome of outcomes) {
-          process.stdout.write(`\n${outcome.scenario.name}: ${describeEnvironment(outcome.scenario.base.environment)}\n`);
+          process.stdout.write(
+            `\n${outcome.scenario.name}: ${describeEnvironment(outcome.scenario.base.environment)}\n`,
+          );
           process.stdout.write(compareTable(outcome));
           process.stdout.write(`${findings(outcome).replaceAll('**', '')}\n`);
         }

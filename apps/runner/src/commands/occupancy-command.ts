@@ -105,7 +105,7 @@ export function computeOccupancy(config: OccupancyConfig): OccupancyResult {
 
 function report(config: OccupancyConfig, summary: OccupancySummary): string {
   const table = markdownTable(
-    ['C', 'K', 'P(r = 1)', 'Σ P(r)', 'max |MC − exact|'],
+    ['C', 'K', 'P(r = 1)', 'Σ P(r)', 'max error of MC'],
     summary.pairs.map((p) => [
       String(p.batchSize),
       String(p.keep),
@@ -134,7 +134,12 @@ function report(config: OccupancyConfig, summary: OccupancySummary): string {
   ].join('\n');
 }
 
-function print(config: OccupancyConfig, summary: OccupancySummary, path: string, output: OutputOptions): void {
+function print(
+  config: OccupancyConfig,
+  summary: OccupancySummary,
+  path: string,
+  output: OutputOptions,
+): void {
   if (output.json) {
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     return;
@@ -148,7 +153,7 @@ function print(config: OccupancyConfig, summary: OccupancySummary, path: string,
   ]);
   process.stdout.write(
     `Figure 1, N = ${config.n}, ${config.draws} Monte Carlo minibatches per pair\n` +
-      markdownTable(['C', 'K', 'P(r = 1)', 'max |MC − exact|'], rows, ['r', 'r', 'r', 'r']) +
+      markdownTable(['C', 'K', 'P(r = 1)', 'max error of MC'], rows, ['r', 'r', 'r', 'r']) +
       `written to ${path}/ (figure-1.svg, occupancy.csv, report.md)\n`,
   );
 }
@@ -160,7 +165,7 @@ function print(config: OccupancyConfig, summary: OccupancySummary, path: string,
  */
 export function occupancyCommand(): Command {
   const command = new Command('occupancy')
-    .description("draw Figure 1: P(r | N, C, K) by rank, exact curves with Monte Carlo points (SVG + CSV)")
+    .description('draw Figure 1: P(r | N, C, K) by rank, exact curves with Monte Carlo points (SVG + CSV)')
     .option('--n <N>', 'pool size N', '128')
     .option('--pairs <list>', 'C:K pairs, comma-separated', '4:1,5:1,5:3,8:2,16:4,32:8')
     .option('--draws <count>', 'Monte Carlo minibatches per pair', '100000')

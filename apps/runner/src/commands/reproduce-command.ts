@@ -3,8 +3,8 @@ import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress } from '../cli/progress.js';
 import { REFERENCE_RESULT, REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import { formatInterval } from '../report/format-interval.js';
-import { describeEnvironment, describeMethod } from '../train/describe-config.js';
 import { openRun } from '../run/write-run.js';
+import { describeEnvironment, describeMethod } from '../train/describe-config.js';
 import { runTraining, seedTable, trainingArtifacts } from './training-run.js';
 
 /**

@@ -56,17 +56,24 @@ export function seedTable(outcome: TrainingOutcome): string {
   );
 }
 
+/** Mean ± 95% CI over seeds at every iteration where each seed has a finite value. */
 function curves(
   outcome: TrainingOutcome,
   pick: (m: SeedResult['metrics'][number]) => number | null,
   series: string,
 ): BandPoint[] {
   const first = outcome.results[0]!.metrics;
-  const from = first.findIndex((m) => pick(m) !== null);
-  if (from < 0) return [];
-  const samples = first.slice(from).map((m) => m.samples);
-  const values = outcome.results.map((r) => r.metrics.slice(from).map((m) => pick(m) ?? Number.NaN));
-  if (values.some((curve) => curve.some((v) => !Number.isFinite(v)))) return [];
+  const keep = first
+    .map((_, t) => t)
+    .filter((t) =>
+      outcome.results.every((r) => {
+        const v = pick(r.metrics[t]!);
+        return v !== null && Number.isFinite(v);
+      }),
+    );
+  if (keep.length === 0) return [];
+  const samples = keep.map((t) => first[t]!.samples);
+  const values = outcome.results.map((r) => keep.map((t) => pick(r.metrics[t]!)!));
   return curveBand(series, samples, values, Math.max(1, Math.floor(samples.length / 200)));
 }
 
@@ -97,7 +104,7 @@ export async function trainingArtifacts(
     ),
     ...curves(outcome, (m) => m.optimalProbability, 'mean'),
   ];
-  const subtitle = `${describeEnvironment(config.environment)} · ${describeMethod(config)}`;
+  const subtitle = [describeEnvironment(config.environment), describeMethod(config)];
   const files: Record<string, string> = {
     'optimal-probability.svg': await renderSvg(
       learningCurveChart(probability, {
@@ -114,14 +121,25 @@ export async function trainingArtifacts(
     ...curves(outcome, (m) => m.eliteMean, 'elite mean return'),
   ];
   files['returns.svg'] = await renderSvg(
-    learningCurveChart(returns, { title: 'Returns (mean over seeds, 95% CI)', subtitle, yTitle: 'return' }),
+    learningCurveChart(returns, {
+      title: 'Returns of the rollouts and of the selected elites (mean over seeds, 95% CI)',
+      subtitle,
+      yTitle: 'return',
+      legend: 'series',
+    }),
   );
   files['policy-shift.svg'] = await renderSvg(
-    learningCurveChart(curves(outcome, (m) => (m.updated ? m.klMean : null), 'KL(π_old ‖ π_new)'), {
-      title: 'KL divergence between successive policies (mean over seeds)',
-      subtitle,
-      yTitle: 'KL per update',
-    }),
+    learningCurveChart(
+      curves(outcome, (m) => (m.updated && m.klMean > 0 ? m.klMean : null), 'KL(π_old ‖ π_new)'),
+      {
+        title: 'KL divergence between successive policies (mean over seeds)',
+        subtitle,
+        yTitle: 'KL per update (log scale)',
+        legend: 'series',
+        band: false,
+        logScale: true,
+      },
+    ),
   );
   const report = [
     `# ftw ${command}`,

@@ -29,13 +29,16 @@ export function readPairs(value: unknown, label: string, n: number): BatchKeepPa
   const pairs = value.split(',').map((item, i) => {
     const parts = item.split(':');
     if (parts.length !== 2) {
-      throw new UsageError(`${label}[${i}] must be C:K with 1 <= K <= C <= N = ${n}, got ${JSON.stringify(item)}`);
+      throw new UsageError(
+        `${label}[${i}] must be C:K with 1 <= K <= C <= N = ${n}, got ${JSON.stringify(item)}`,
+      );
     }
     const batchSize = readInteger(parts[0], `${label}[${i}] C`, { min: 1, max: n });
     const keep = readInteger(parts[1], `${label}[${i}] K`, { min: 1, max: batchSize });
     return { batchSize, keep };
   });
   const keys = pairs.map((p) => `${p.batchSize}:${p.keep}`);
-  if (new Set(keys).size !== keys.length) throw new UsageError(`${label} must not repeat a pair, got ${value}`);
+  if (new Set(keys).size !== keys.length)
+    throw new UsageError(`${label} must not repeat a pair, got ${value}`);
   return pairs;
 }

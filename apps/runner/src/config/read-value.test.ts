@@ -25,7 +25,9 @@ describe('readInteger', () => {
     expect(() => readInteger('2.5', '--keep', { min: 1, max: 5 })).toThrow(
       new UsageError('--keep must be an integer in [1, 5], got "2.5"'),
     );
-    expect(() => readInteger(0, 'capacity in c.json', { min: 1 })).toThrow(/capacity in c.json must be an integer >= 1, got 0/);
+    expect(() => readInteger(0, 'capacity in c.json', { min: 1 })).toThrow(
+      /capacity in c.json must be an integer >= 1, got 0/,
+    );
     expect(() => readInteger(true, '--n')).toThrow(UsageError);
   });
 
@@ -50,10 +52,14 @@ describe('readNumber', () => {
     expect(() => readNumber('fast', '--lr', { min: 0, exclusiveMin: true })).toThrow(
       new UsageError('--lr must be a finite number > 0, got "fast"'),
     );
-    expect(() => readNumber('0', '--lr', { min: 0, exclusiveMin: true })).toThrow(/--lr must be a finite number > 0/);
+    expect(() => readNumber('0', '--lr', { min: 0, exclusiveMin: true })).toThrow(
+      /--lr must be a finite number > 0/,
+    );
     expect(() => readNumber('Infinity', '--beta', { min: 0 })).toThrow(/--beta must be a finite number >= 0/);
     expect(() => readNumber(Number.NaN, '--beta')).toThrow(/got NaN/);
-    expect(() => readNumber('2', '--p', { min: 0, max: 1 })).toThrow(/--p must be a finite number >= 0 and <= 1, got "2"/);
+    expect(() => readNumber('2', '--p', { min: 0, max: 1 })).toThrow(
+      /--p must be a finite number >= 0 and <= 1, got "2"/,
+    );
   });
 });
 
@@ -73,7 +79,9 @@ describe('readNumberList', () => {
   });
 
   it('names the bad element', () => {
-    expect(() => readNumberList('1,x', '--means')).toThrow(new UsageError('--means[1] must be a finite number, got "x"'));
+    expect(() => readNumberList('1,x', '--means')).toThrow(
+      new UsageError('--means[1] must be a finite number, got "x"'),
+    );
     expect(() => readNumberList('', '--means')).toThrow(/--means must be a non-empty comma-separated list/);
     expect(() => readNumberList('0.5,1.5', '--probs', { min: 0, max: 1 })).toThrow(/--probs\[1\]/);
   });
@@ -103,8 +111,12 @@ describe('readSeeds', () => {
   });
 
   it('rejects repeats, negatives and reversed ranges', () => {
-    expect(() => readSeeds('1,1', '--seeds')).toThrow(new UsageError('--seeds must not repeat a seed, got "1,1"'));
-    expect(() => readSeeds('-1', '--seeds')).toThrow(/--seeds\[0\] must be an integer in \[0, 2147483647\], got "-1"/);
+    expect(() => readSeeds('1,1', '--seeds')).toThrow(
+      new UsageError('--seeds must not repeat a seed, got "1,1"'),
+    );
+    expect(() => readSeeds('-1', '--seeds')).toThrow(
+      /--seeds\[0\] must be an integer in \[0, 2147483647\], got "-1"/,
+    );
     expect(() => readSeeds('5..2', '--seeds')).toThrow(/--seeds \(range end\)/);
     expect(() => readSeeds({}, '--seeds')).toThrow(/list like 0,1,2 or a range like 0..9/);
   });

@@ -91,7 +91,8 @@ export function readNumber(value: unknown, label: string, bounds: NumberBounds =
   const max = bounds.max ?? Number.POSITIVE_INFINITY;
   const ok =
     x !== undefined && Number.isFinite(x) && (bounds.exclusiveMin === true ? x > min : x >= min) && x <= max;
-  if (!ok) throw new UsageError(`${label} must be a finite number${describeBounds(bounds)}, got ${show(value)}`);
+  if (!ok)
+    throw new UsageError(`${label} must be a finite number${describeBounds(bounds)}, got ${show(value)}`);
   return x;
 }
 
@@ -158,7 +159,9 @@ export function readNumberTable(value: unknown, label: string, bounds: NumberBou
   const table = rows.map((row, i) => readNumberList(row, `${label}[${i}]`, bounds));
   const width = table[0]!.length;
   if (table.some((row) => row.length !== width)) {
-    throw new UsageError(`${label} must have lists of equal length, got lengths ${table.map((r) => r.length)}`);
+    throw new UsageError(
+      `${label} must have lists of equal length, got lengths ${table.map((r) => r.length)}`,
+    );
   }
   return table;
 }
@@ -183,7 +186,10 @@ export function readSeeds(value: unknown, label: string): number[] {
   const range = typeof value === 'string' ? /^(\d+)\.\.(\d+)$/.exec(value.trim()) : null;
   if (range !== null) {
     const from = readInteger(range[1], `${label} (range start)`, { max: MAX_SEED });
-    const to = readInteger(range[2], `${label} (range end)`, { min: from, max: Math.min(MAX_SEED, from + 9999) });
+    const to = readInteger(range[2], `${label} (range end)`, {
+      min: from,
+      max: Math.min(MAX_SEED, from + 9999),
+    });
     seeds = Array.from({ length: to - from + 1 }, (_, i) => from + i);
   } else {
     const items = typeof value === 'string' ? value.split(',') : value;
@@ -216,6 +222,8 @@ export function readOptionalNumber(value: unknown, label: string, bounds: Number
   try {
     return readNumber(value, label, bounds);
   } catch {
-    throw new UsageError(`${label} must be "none" or a finite number${describeBounds(bounds)}, got ${show(value)}`);
+    throw new UsageError(
+      `${label} must be "none" or a finite number${describeBounds(bounds)}, got ${show(value)}`,
+    );
   }
 }

@@ -13,7 +13,11 @@ function resolve(args: string[], file?: Record<string, unknown>): TrainConfig {
   const command = addOptions(new Command('train').exitOverride(), TRAIN_OPTIONS);
   command.parse(args, { from: 'user' });
   return resolveTrainConfig(
-    collectOptions(TRAIN_OPTIONS, command, file === undefined ? undefined : { values: file, name: 'cfg.json' }),
+    collectOptions(
+      TRAIN_OPTIONS,
+      command,
+      file === undefined ? undefined : { values: file, name: 'cfg.json' },
+    ),
   );
 }
 
@@ -41,7 +45,15 @@ describe('resolveTrainConfig', () => {
       '--max-version-lag',
       '10',
     ]);
-    expect(c.environment).toEqual({ kind: 'contextual', taskMeans: [[1, 0], [0, 1], [0.5, 0.2]], sd: 0.2 });
+    expect(c.environment).toEqual({
+      kind: 'contextual',
+      taskMeans: [
+        [1, 0],
+        [0, 1],
+        [0.5, 0.2],
+      ],
+      sd: 0.2,
+    });
     expect(c.keep).toBe(2);
     expect(c.optimizer).toBe('adam');
     expect(c.threshold).toBe(0.5);
@@ -51,7 +63,13 @@ describe('resolveTrainConfig', () => {
   });
 
   it('lets flags override a config file, and the file override defaults', () => {
-    const c = resolve(['--keep', '3'], { keep: 2, batchSize: 8, lr: 0.1, env: 'bernoulli', probs: [0.1, 0.9] });
+    const c = resolve(['--keep', '3'], {
+      keep: 2,
+      batchSize: 8,
+      lr: 0.1,
+      env: 'bernoulli',
+      probs: [0.1, 0.9],
+    });
     expect(c.keep).toBe(3);
     expect(c.batchSize).toBe(8);
     expect(c.lr).toBe(0.1);
@@ -65,14 +83,24 @@ describe('resolveTrainConfig', () => {
   });
 
   it('names the flag and what is allowed for a bad value', () => {
-    expect(() => resolve(['--lr', '-1'])).toThrow(new UsageError('--lr must be a finite number > 0, got "-1"'));
-    expect(() => resolve(['--kl', 'sideways'])).toThrow(new UsageError('--kl must be one of reverse, forward, got "sideways"'));
-    expect(() => resolve([], { beta: -2 })).toThrow(new UsageError('beta in cfg.json must be a finite number >= 0, got -2'));
+    expect(() => resolve(['--lr', '-1'])).toThrow(
+      new UsageError('--lr must be a finite number > 0, got "-1"'),
+    );
+    expect(() => resolve(['--kl', 'sideways'])).toThrow(
+      new UsageError('--kl must be one of reverse, forward, got "sideways"'),
+    );
+    expect(() => resolve([], { beta: -2 })).toThrow(
+      new UsageError('beta in cfg.json must be a finite number >= 0, got -2'),
+    );
   });
 
   it('checks K <= C <= N and C <= warmup <= N', () => {
-    expect(() => resolve(['--keep', '6'])).toThrow(new UsageError('--keep (K) must be <= --batch-size (C = 5), got 6'));
-    expect(() => resolve(['--batch-size', '200'])).toThrow(/--batch-size \(C\) must be <= --capacity \(N = 128\), got 200/);
+    expect(() => resolve(['--keep', '6'])).toThrow(
+      new UsageError('--keep (K) must be <= --batch-size (C = 5), got 6'),
+    );
+    expect(() => resolve(['--batch-size', '200'])).toThrow(
+      /--batch-size \(C\) must be <= --capacity \(N = 128\), got 200/,
+    );
     expect(() => resolve(['--batch-size', '8', '--warmup', '5'])).toThrow(
       new UsageError('--warmup must be an integer in [C, N] = [8, 128], got 5'),
     );
@@ -86,17 +114,25 @@ describe('resolveTrainConfig', () => {
     expect(() => resolve(['--method', 'ppo', '--keep', '2'])).toThrow(
       new UsageError('--keep applies only to --method ftw, got --method ppo'),
     );
-    expect(() => resolve(['--method', 'grpo'])).toThrow(/--rollouts \(default\) must be >= 2 for --method grpo/);
+    expect(() => resolve(['--method', 'grpo'])).toThrow(
+      /--rollouts \(default\) must be >= 2 for --method grpo/,
+    );
   });
 
   it('checks environment shapes', () => {
     expect(() => resolve(['--means', '1'])).toThrow(/--means must list at least 2 arms, got 1/);
-    expect(() => resolve(['--sd', '0.1,0.2,0.3'])).toThrow(/--sd must have 1 or 2 values \(one per arm\), got 3/);
-    expect(() => resolve(['--env', 'bernoulli', '--probs', '0.5,1.2'])).toThrow(/--probs\[1\] must be a finite number >= 0 and <= 1/);
+    expect(() => resolve(['--sd', '0.1,0.2,0.3'])).toThrow(
+      /--sd must have 1 or 2 values \(one per arm\), got 3/,
+    );
+    expect(() => resolve(['--env', 'bernoulli', '--probs', '0.5,1.2'])).toThrow(
+      /--probs\[1\] must be a finite number >= 0 and <= 1/,
+    );
   });
 
   it('rejects unknown keys in a config file', () => {
-    expect(() => resolve([], { kepe: 2 })).toThrow(/cfg.json has unknown key "kepe"; allowed keys: method, env/);
+    expect(() => resolve([], { kepe: 2 })).toThrow(
+      /cfg.json has unknown key "kepe"; allowed keys: method, env/,
+    );
   });
 });
 
@@ -110,7 +146,9 @@ describe('readConfigFile', () => {
   });
 
   it('rejects missing files, bad JSON and non-objects', () => {
-    expect(() => readConfigFile(join(dir, 'missing.json'))).toThrow(/--config must name a readable JSON file.*ENOENT/);
+    expect(() => readConfigFile(join(dir, 'missing.json'))).toThrow(
+      /--config must name a readable JSON file.*ENOENT/,
+    );
     writeFileSync(join(dir, 'bad.json'), '{keep: 2}');
     expect(() => readConfigFile(join(dir, 'bad.json'))).toThrow(/is not valid JSON/);
     writeFileSync(join(dir, 'array.json'), '[1]');

@@ -91,7 +91,13 @@ export const TRAIN_OPTIONS: readonly OptionSpec[] = [
   spec('means', '--means', 'list', '1,0.3', 'gaussian: arm means, comma-separated'),
   spec('sd', '--sd', 'list', '0.2', 'gaussian/contextual: reward standard deviation (one, or one per arm)'),
   spec('probs', '--probs', 'list', '0.7,0.4', 'bernoulli: arm success probabilities in [0, 1]'),
-  spec('taskMeans', '--task-means', 'lists', '1,0.3;0.3,1', 'contextual: arm means per task, tasks split by ;'),
+  spec(
+    'taskMeans',
+    '--task-means',
+    'lists',
+    '1,0.3;0.3,1',
+    'contextual: arm means per task, tasks split by ;',
+  ),
   spec('arms', '--arms', 'count', '10', 'tie-heavy: number of Bernoulli arms (>= 2)'),
   spec('maxProbability', '--max-probability', 'p', '0.2', 'tie-heavy: success probability of the best arm'),
   spec('capacity', '--capacity', 'N', '128', 'FTW pool capacity N (FIFO)'),
@@ -105,14 +111,32 @@ export const TRAIN_OPTIONS: readonly OptionSpec[] = [
   spec('lr', '--lr', 'rate', '0.08', 'learning rate > 0'),
   spec('iterations', '--iterations', 'count', '240', 'training iterations >= 1'),
   spec('rollouts', '--rollouts', 'count', '1', 'trajectories collected per iteration >= 1'),
-  spec('warmup', '--warmup', 'count', 'auto', 'FTW updates start once the pool holds this many, C..N (auto: C)'),
+  spec(
+    'warmup',
+    '--warmup',
+    'count',
+    'auto',
+    'FTW updates start once the pool holds this many, C..N (auto: C)',
+  ),
   spec('selection', '--selection', 'mode', 'sampled', 'FTW selection: sampled or expected (exact counts)'),
   spec('tieRule', '--tie-rule', 'rule', 'random', 'order among tied returns: random, newest or oldest'),
   spec('threshold', '--threshold', 'value', 'none', 'FTW elites must have a return above this, or none'),
-  spec('maxVersionLag', '--max-version-lag', 'versions', 'none', 'skip trajectories older than this, or none'),
+  spec(
+    'maxVersionLag',
+    '--max-version-lag',
+    'versions',
+    'none',
+    'skip trajectories older than this, or none',
+  ),
   spec('epochs', '--epochs', 'count', 'auto', 'gradient steps per update (auto: 4 for ppo, else 1)'),
   spec('clip', '--clip', 'ε', '0.2', 'ppo: clipping range ε > 0'),
-  spec('baselineRate', '--baseline-rate', 'rate', '0.1', 'reinforce/ppo: running-mean baseline rate in (0, 1]'),
+  spec(
+    'baselineRate',
+    '--baseline-rate',
+    'rate',
+    '0.1',
+    'reinforce/ppo: running-mean baseline rate in (0, 1]',
+  ),
   spec('seeds', '--seeds', 'list', '0,1,2', 'seeds, e.g. 0,1,2 or 0..9'),
 ];
 
@@ -147,25 +171,32 @@ function readEnvironment(raw: Readonly<Record<string, RawOption>>): EnvironmentC
   switch (kind) {
     case 'gaussian': {
       const means = readNumberList(o('means').value, o('means').label);
-      if (means.length < 2) throw new UsageError(`${o('means').label} must list at least 2 arms, got ${means.length}`);
+      if (means.length < 2)
+        throw new UsageError(`${o('means').label} must list at least 2 arms, got ${means.length}`);
       const sd = readNumberList(o('sd').value, o('sd').label, { min: 0 });
       if (sd.length !== 1 && sd.length !== means.length) {
-        throw new UsageError(`${o('sd').label} must have 1 or ${means.length} values (one per arm), got ${sd.length}`);
+        throw new UsageError(
+          `${o('sd').label} must have 1 or ${means.length} values (one per arm), got ${sd.length}`,
+        );
       }
       return { kind, means, sds: sd.length === 1 ? means.map(() => sd[0]!) : sd };
     }
     case 'bernoulli': {
       const probs = readNumberList(o('probs').value, o('probs').label, { min: 0, max: 1 });
-      if (probs.length < 2) throw new UsageError(`${o('probs').label} must list at least 2 arms, got ${probs.length}`);
+      if (probs.length < 2)
+        throw new UsageError(`${o('probs').label} must list at least 2 arms, got ${probs.length}`);
       return { kind, probs };
     }
     case 'contextual': {
       const taskMeans = readNumberTable(o('taskMeans').value, o('taskMeans').label);
       if (taskMeans[0]!.length < 2) {
-        throw new UsageError(`${o('taskMeans').label} must list at least 2 arms per task, got ${taskMeans[0]!.length}`);
+        throw new UsageError(
+          `${o('taskMeans').label} must list at least 2 arms per task, got ${taskMeans[0]!.length}`,
+        );
       }
       const sd = readNumberList(o('sd').value, o('sd').label, { min: 0 });
-      if (sd.length !== 1) throw new UsageError(`${o('sd').label} must be one value for --env contextual, got ${sd}`);
+      if (sd.length !== 1)
+        throw new UsageError(`${o('sd').label} must be one value for --env contextual, got ${sd}`);
       return { kind, taskMeans, sd: sd[0]! };
     }
     case 'tie-heavy':
@@ -215,7 +246,9 @@ export function resolveTrainConfig(raw: Readonly<Record<string, RawOption>>): Tr
   const capacity = int('capacity', 1, 10_000_000);
   const batchSize = int('batchSize', 1);
   if (batchSize > capacity) {
-    throw new UsageError(`${o('batchSize').label} (C) must be <= --capacity (N = ${capacity}), got ${batchSize}`);
+    throw new UsageError(
+      `${o('batchSize').label} (C) must be <= --capacity (N = ${capacity}), got ${batchSize}`,
+    );
   }
   const keep = int('keep', 1);
   if (keep > batchSize) {
@@ -235,7 +268,9 @@ export function resolveTrainConfig(raw: Readonly<Record<string, RawOption>>): Tr
   const epochs = epochsRaw.value === 'auto' ? (method === 'ppo' ? 4 : 1) : int('epochs', 1, 1000);
   const maxVersionLag = readOptionalNumber(o('maxVersionLag').value, o('maxVersionLag').label, { min: 0 });
   if (maxVersionLag !== null && !Number.isInteger(maxVersionLag)) {
-    throw new UsageError(`${o('maxVersionLag').label} must be "none" or an integer >= 0, got ${maxVersionLag}`);
+    throw new UsageError(
+      `${o('maxVersionLag').label} must be "none" or an integer >= 0, got ${maxVersionLag}`,
+    );
   }
   return {
     method,
@@ -246,7 +281,11 @@ export function resolveTrainConfig(raw: Readonly<Record<string, RawOption>>): Tr
     batches: int('batches', 1, 1_000_000),
     beta: readNumber(o('beta').value, o('beta').label, { min: 0 }),
     kl: readChoice(o('kl').value, o('kl').label, ['reverse', 'forward'] as const),
-    reference: readChoice(o('reference').value, o('reference').label, ['uniform', 'initial', 'previous'] as const),
+    reference: readChoice(o('reference').value, o('reference').label, [
+      'uniform',
+      'initial',
+      'previous',
+    ] as const),
     optimizer: readChoice(o('optimizer').value, o('optimizer').label, ['sgd', 'adam'] as const),
     lr: readNumber(o('lr').value, o('lr').label, { min: 0, exclusiveMin: true }),
     iterations: int('iterations', 1, 10_000_000),

@@ -10,6 +10,8 @@ describe('markdownTable', () => {
   });
 
   it('rejects rows of the wrong length', () => {
-    expect(() => markdownTable(['a', 'b'], [['1']])).toThrow(new RangeError('rows[0] must have 2 cells, got 1'));
+    expect(() => markdownTable(['a', 'b'], [['1']])).toThrow(
+      new RangeError('rows[0] must have 2 cells, got 1'),
+    );
   });
 });

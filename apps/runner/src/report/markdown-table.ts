@@ -27,7 +27,8 @@ export function markdownTable(
   const widths = header.map((h, c) => Math.max(3, h.length, ...rows.map((row) => row[c]!.length)));
   const pad = (text: string, c: number): string =>
     align[c] === 'r' ? text.padStart(widths[c]!) : text.padEnd(widths[c]!);
-  const line = (cells: readonly string[]): string => `| ${cells.map((cell, c) => pad(cell, c)).join(' | ')} |`;
+  const line = (cells: readonly string[]): string =>
+    `| ${cells.map((cell, c) => pad(cell, c)).join(' | ')} |`;
   const rule = `| ${widths.map((w, c) => (align[c] === 'r' ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`;
   return `${[line(header), rule, ...rows.map(line)].join('\n')}\n`;
 }

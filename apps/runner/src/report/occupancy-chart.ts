@@ -28,12 +28,18 @@ export interface OccupancyPoint {
 export function occupancyChart(n: number, points: readonly OccupancyPoint[], draws: number): TopLevelSpec {
   const pairs = [...new Set(points.map((p) => p.pair))];
   const color = { field: 'pair', type: 'nominal', title: '(C, K)', sort: pairs } as const;
-  const x = { field: 'rank', type: 'quantitative', title: 'rank r (1 = highest return)' } as const;
+  const x = {
+    field: 'rank',
+    type: 'quantitative' as const,
+    title: 'rank r (1 = highest return)',
+    scale: { domain: [1, n], nice: false },
+  };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
       text: `Selection probability by rank, N = ${n} (Eq. 5)`,
       subtitle: `lines: exact P(r | N, C, K); points: Monte Carlo, ${draws} minibatches per pair`,
+      anchor: 'start',
     },
     width: 560,
     height: 320,

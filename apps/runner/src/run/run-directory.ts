@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../cli/usage-error.js';
 
@@ -35,6 +35,8 @@ export class RunDirectory {
     this.path = join(root, name);
     mkdirSync(root, { recursive: true });
     this.partialPath = mkdtempSync(join(root, `.${name}.partial-`));
+    // mkdtemp creates 0700; a finished run is an ordinary readable folder.
+    chmodSync(this.partialPath, 0o755);
   }
 
   /**

@@ -40,7 +40,9 @@ describe('studentTQuantile', () => {
     'equals the closed form (2p − 1)·√(2 / (4p(1 − p))) for two degrees of freedom',
     (p) => {
       const exact = (2 * p - 1) * Math.sqrt(2 / (4 * p * (1 - p)));
-      expect(Math.abs(studentTQuantile(p, 2) - exact)).toBeLessThanOrEqual(1e-11 * Math.max(1, Math.abs(exact)));
+      expect(Math.abs(studentTQuantile(p, 2) - exact)).toBeLessThanOrEqual(
+        1e-11 * Math.max(1, Math.abs(exact)),
+      );
     },
   );
 

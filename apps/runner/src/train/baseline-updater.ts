@@ -1,24 +1,31 @@
-import { grpoAdvantages, ppoClipLoss, reinforceLoss } from '@ftw/objective';
+import {
+  grpoAdvantages,
+  type PolicyGradientOut,
+  type PpoClipOut,
+  ppoClipLoss,
+  reinforceLoss,
+} from '@ftw/objective';
 import type { TrainConfig } from '../config/train-config.js';
 import type { Optimizer } from './optimizer.js';
-import type { Rollout, UpdateStats, Updater } from './rollout.js';
+import type { Rollout, Updater, UpdateStats } from './rollout.js';
 import type { TabularPolicy } from './tabular-policy.js';
 
 /**
- * The policy-gradient baselines FTW is compared with, each updating from the current iteration's rollouts
+ * The policy-gradient baselines FTW is compared with. Each updates from the current iteration's rollouts
  * only (on-policy, no pool), with the surrogate losses of `@ftw/objective`:
  *
- * - `reinforce`: −mean_i A_i log π(a_i | o_i) with A_i = r_i − b(o_i), b a running mean of the rewards seen
- *   in observation o (rate `baselineRate`; before the first reward of o, the batch's mean reward in o).
- * - `grpo`: advantages normalised within each group, a group being the iteration's rollouts that share an
- *   observation: A_i = (r_i − mean) / std, zero for a constant group; PPO's clipped surrogate on them
- *   (with one epoch, the policy gradient itself).
- * - `ppo`: the clipped surrogate −mean_i min(ρ_i A_i, clip(ρ_i, 1 − ε, 1 + ε) A_i), ρ_i = π(a_i|o_i) /
- *   q(a_i|o_i) against the behaviour log-probabilities, over `epochs` steps on the same batch, with the
- *   running-mean advantages of `reinforce` (no critic: the bandit has one step).
+ * - `reinforce` (`reinforceLoss`): −mean_i (G_i − b_i) log π(a_i | o_i), b_i a running mean of the rewards
+ *   seen in observation o_i before this batch (rate `baselineRate`; for an observation never seen, the
+ *   batch's mean reward in it).
+ * - `grpo` (`grpoAdvantages` then `ppoClipLoss`): a group is the iteration's rollouts that share an
+ *   observation; A_i = (r_i − mean) / std within the group (zero for a constant group); the clipped
+ *   surrogate on them, which with one epoch is the policy gradient itself.
+ * - `ppo` (`ppoClipLoss`): −mean_i min(ρ_i A_i, clip(ρ_i, 1 − ε, 1 + ε) A_i), ρ_i = π(a_i|o_i) / q(a_i|o_i)
+ *   against the behaviour log-probabilities, over `epochs` steps on the same batch, with the advantages
+ *   of `reinforce` (no critic: a bandit episode has one step, so the running mean is the value estimate).
  *
  * References: R. J. Williams (1992), "Simple statistical gradient-following algorithms"; Z. Shao et al.
- * (2024), "DeepSeekMath", GRPO; J. Schulman et al. (2017), "Proximal Policy Optimization Algorithms".
+ * (2024), "DeepSeekMath" (GRPO); J. Schulman et al. (2017), "Proximal Policy Optimization Algorithms".
  */
 export class BaselineUpdater implements Updater {
   private readonly config: TrainConfig;
@@ -42,15 +49,17 @@ export class BaselineUpdater implements Updater {
     this.tableGrad = new Float64Array(policy.logits.length);
   }
 
-  update(rollouts: readonly Rollout[]): UpdateStats | null {
+  update(rollouts: readonly Rollout[]): UpdateStats {
     const { config, policy } = this;
     const rows = rollouts.length;
     const A = policy.actions;
-    const advantages = config.method === 'grpo' ? this.groupAdvantages(rollouts) : this.baselineAdvantages(rollouts);
     const selected = Int32Array.from(rollouts, (r) => r.action);
-    const behaviour = Float64Array.from(rollouts, (r) => r.logProb);
+    const returns = Float64Array.from(rollouts, (r) => r.reward);
+    const advantages = config.method === 'grpo' ? this.groupAdvantages(rollouts) : undefined;
+    const baseline = config.method === 'grpo' ? undefined : this.runningBaseline(rollouts);
+    const behaviourLogProbs = Float64Array.from(rollouts, (r) => r.logProb);
     const logits = new Float64Array(rows * A);
-    const grad = new Float64Array(rows * A);
+    const out: PolicyGradientOut & PpoClipOut = { grad: new Float64Array(rows * A) };
     let loss = 0;
     for (let epoch = 0; epoch < config.epochs; epoch++) {
       for (let i = 0; i < rows; i++) {
@@ -59,13 +68,22 @@ export class BaselineUpdater implements Updater {
       }
       const result =
         config.method === 'reinforce'
-          ? reinforceLoss({ logits, rows, actions: A, selected, advantages }, { out: grad })
+          ? reinforceLoss({ logits, rows, actions: A, selected, returns, baseline: baseline! }, out)
           : ppoClipLoss(
-              { logits, rows, actions: A, selected, advantages, behaviourLogProbs: behaviour, clip: config.clip },
-              { out: grad },
+              {
+                logits,
+                rows,
+                actions: A,
+                selected,
+                behaviourLogProbs,
+                advantages: advantages ?? returns.map((g, i) => g - baseline![i]!),
+                clip: config.clip,
+              },
+              out,
             );
       loss = result.loss;
       this.tableGrad.fill(0);
+      const grad = result.grad;
       for (let i = 0; i < rows; i++) {
         const base = rollouts[i]!.observation * A;
         for (let a = 0; a < A; a++) this.tableGrad[base + a] = this.tableGrad[base + a]! + grad[i * A + a]!;
@@ -83,44 +101,49 @@ export class BaselineUpdater implements Updater {
     };
   }
 
-  /** GRPO: one group per observation among this iteration's rollouts. */
+  /** GRPO: one group per observation among this iteration's rollouts, normalised within the group. */
   private groupAdvantages(rollouts: readonly Rollout[]): Float64Array {
-    const advantages = new Float64Array(rollouts.length);
-    const groups = new Map<number, number[]>();
-    rollouts.forEach((r, i) => {
-      const members = groups.get(r.observation);
-      if (members === undefined) groups.set(r.observation, [i]);
-      else members.push(i);
-    });
-    for (const members of groups.values()) {
-      const normalised = grpoAdvantages(Float64Array.from(members, (i) => rollouts[i]!.reward));
-      members.forEach((i, k) => {
-        advantages[i] = normalised[k]!;
-      });
+    const order = rollouts
+      .map((_, i) => i)
+      .sort((a, b) => rollouts[a]!.observation - rollouts[b]!.observation);
+    const sizes: number[] = [];
+    for (let k = 0; k < order.length; k++) {
+      const o = rollouts[order[k]!]!.observation;
+      if (k === 0 || o !== rollouts[order[k - 1]!]!.observation) sizes.push(1);
+      else sizes[sizes.length - 1]! += 1;
     }
+    const grouped = grpoAdvantages(
+      Float64Array.from(order, (i) => rollouts[i]!.reward),
+      sizes,
+    );
+    const advantages = new Float64Array(rollouts.length);
+    order.forEach((i, k) => {
+      advantages[i] = grouped[k]!;
+    });
     return advantages;
   }
 
-  /** REINFORCE and PPO: reward minus a running mean per observation, updated after use. */
-  private baselineAdvantages(rollouts: readonly Rollout[]): Float64Array {
+  /** REINFORCE and PPO: the running-mean baseline per row, then the running means take the batch in. */
+  private runningBaseline(rollouts: readonly Rollout[]): Float64Array {
     const { baseline, seen } = this;
-    for (const o of new Set(rollouts.map((r) => r.observation))) {
-      if (seen[o] === 1) continue;
+    for (const r of rollouts) {
+      if (seen[r.observation] === 1) continue;
       let sum = 0;
       let n = 0;
-      for (const r of rollouts) {
-        if (r.observation === o) {
-          sum += r.reward;
+      for (const q of rollouts) {
+        if (q.observation === r.observation) {
+          sum += q.reward;
           n++;
         }
       }
-      baseline[o] = sum / n;
-      seen[o] = 1;
+      baseline[r.observation] = sum / n;
+      seen[r.observation] = 1;
     }
-    const advantages = Float64Array.from(rollouts, (r) => r.reward - baseline[r.observation]!);
+    const perRow = Float64Array.from(rollouts, (r) => baseline[r.observation]!);
     for (const r of rollouts) {
-      baseline[r.observation] = baseline[r.observation]! + this.config.baselineRate * (r.reward - baseline[r.observation]!);
+      baseline[r.observation] =
+        baseline[r.observation]! + this.config.baselineRate * (r.reward - baseline[r.observation]!);
     }
-    return advantages;
+    return perRow;
   }
 }

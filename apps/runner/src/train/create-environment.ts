@@ -1,4 +1,10 @@
-import { type BanditEnv, BernoulliBandit, ContextualBandit, GaussianBandit, tieHeavyBinary } from '@ftw/bandit';
+import {
+  type BanditEnv,
+  BernoulliBandit,
+  ContextualBandit,
+  GaussianBandit,
+  tieHeavyBinary,
+} from '@ftw/bandit';
 import type { EnvironmentConfig } from '../config/train-config.js';
 
 /**

@@ -32,9 +32,11 @@ export function describeMethod(config: TrainConfig): string {
   const budget = `${config.iterations} iterations × ${config.rollouts} rollout${config.rollouts === 1 ? '' : 's'}`;
   const epochs = config.epochs === 1 ? '' : `, ${config.epochs} epochs`;
   if (config.method !== 'ftw') {
-    const name = { reinforce: 'REINFORCE with baseline', grpo: 'GRPO-style', ppo: `PPO-clip ε=${config.clip}` }[
-      config.method
-    ];
+    const name = {
+      reinforce: 'REINFORCE with baseline',
+      grpo: 'GRPO-style',
+      ppo: `PPO-clip ε=${config.clip}`,
+    }[config.method];
     return `${name}, ${optimizer}${epochs}, ${budget}`;
   }
   const threshold = config.threshold === null ? '' : `, threshold ${config.threshold}`;

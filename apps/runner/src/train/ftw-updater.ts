@@ -3,7 +3,7 @@ import { ReplayPool } from '@ftw/replay-pool';
 import { expectedCounts, selectElites } from '@ftw/selection';
 import type { TrainConfig } from '../config/train-config.js';
 import type { Optimizer } from './optimizer.js';
-import type { Rollout, UpdateStats, Updater } from './rollout.js';
+import type { Rollout, Updater, UpdateStats } from './rollout.js';
 import type { TabularPolicy } from './tabular-policy.js';
 import { orderTies } from './tie-order.js';
 
@@ -118,7 +118,8 @@ export class FtwUpdater implements Updater {
     const eliteMean = total > 0 ? sum / total : null;
     return {
       eliteMean,
-      eliteSpread: eliteMean === null ? null : Math.sqrt(Math.max(0, sumSquares / total - eliteMean * eliteMean)),
+      eliteSpread:
+        eliteMean === null ? null : Math.sqrt(Math.max(0, sumSquares / total - eliteMean * eliteMean)),
       selected: total,
       poolSize: pool.size,
       poolStaleness,
@@ -135,22 +136,29 @@ export class FtwUpdater implements Updater {
   private descend(observations: number[], actions: number[], weights: Float64Array | undefined): number {
     const { config, policy } = this;
     const A = policy.actions;
-    const rowObs = weights === undefined ? Array.from({ length: policy.observations }, (_, o) => o) : observations;
+    const rowObs =
+      weights === undefined ? Array.from({ length: policy.observations }, (_, o) => o) : observations;
     const rows = rowObs.length;
     const logits = new Float64Array(rows * A);
     const out: FtwLossOut = { grad: new Float64Array(rows * A) };
     const selected = weights === undefined ? new Int32Array(rows) : Int32Array.from(actions);
     const rowWeights = weights ?? new Float64Array(rows);
     const source =
-      config.reference === 'uniform' ? undefined : config.reference === 'initial' ? this.initial : policy.logits.slice();
+      config.reference === 'uniform'
+        ? undefined
+        : config.reference === 'initial'
+          ? this.initial
+          : policy.logits.slice();
     let reference: Float64Array | undefined;
     if (source !== undefined) {
       reference = new Float64Array(rows * A);
-      for (let r = 0; r < rows; r++) reference.set(source.subarray(rowObs[r]! * A, rowObs[r]! * A + A), r * A);
+      for (let r = 0; r < rows; r++)
+        reference.set(source.subarray(rowObs[r]! * A, rowObs[r]! * A + A), r * A);
     }
     let loss = 0;
     for (let epoch = 0; epoch < config.epochs; epoch++) {
-      for (let r = 0; r < rows; r++) logits.set(policy.logits.subarray(rowObs[r]! * A, rowObs[r]! * A + A), r * A);
+      for (let r = 0; r < rows; r++)
+        logits.set(policy.logits.subarray(rowObs[r]! * A, rowObs[r]! * A + A), r * A);
       const result = ftwLoss(
         {
           logits,

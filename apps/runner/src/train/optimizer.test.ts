@@ -19,7 +19,8 @@ describe('createOptimizer', () => {
   it('minimises a quadratic with adam', () => {
     const theta = new Float64Array([3, -2]);
     const opt = createOptimizer('adam', 0.05, 2);
-    for (let i = 0; i < 2000; i++) opt.step(theta, new Float64Array([2 * (theta[0]! - 1), 2 * (theta[1]! + 1)]));
+    for (let i = 0; i < 2000; i++)
+      opt.step(theta, new Float64Array([2 * (theta[0]! - 1), 2 * (theta[1]! + 1)]));
     expect(Math.abs(theta[0]! - 1)).toBeLessThan(1e-3);
     expect(Math.abs(theta[1]! + 1)).toBeLessThan(1e-3);
   });

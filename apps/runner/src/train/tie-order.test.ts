@@ -28,13 +28,14 @@ describe('orderTies', () => {
     },
   );
 
-  test.prop([returnsArb, fc.constantFrom('newest' as const, 'oldest' as const), fc.double({ min: -1, max: 4, noNaN: true })])(
-    'keeps exactly the items above the threshold eligible',
-    (returns, rule, threshold) => {
-      const ordered = orderTies(returns, rule, threshold);
-      for (let i = 0; i < returns.length; i++) {
-        expect(ordered.values[i]! > ordered.threshold!).toBe(returns[i]! > threshold);
-      }
-    },
-  );
+  test.prop([
+    returnsArb,
+    fc.constantFrom('newest' as const, 'oldest' as const),
+    fc.double({ min: -1, max: 4, noNaN: true }),
+  ])('keeps exactly the items above the threshold eligible', (returns, rule, threshold) => {
+    const ordered = orderTies(returns, rule, threshold);
+    for (let i = 0; i < returns.length; i++) {
+      expect(ordered.values[i]! > ordered.threshold!).toBe(returns[i]! > threshold);
+    }
+  });
 });

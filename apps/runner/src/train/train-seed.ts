@@ -1,10 +1,10 @@
+import { policyShift } from '@ftw/objective';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { BaselineUpdater } from './baseline-updater.js';
 import { createEnvironment } from './create-environment.js';
 import { FtwUpdater } from './ftw-updater.js';
 import { createOptimizer } from './optimizer.js';
-import { policyShift } from './policy-shift.js';
 import type { Rollout, Updater } from './rollout.js';
 import { TabularPolicy } from './tabular-policy.js';
 
@@ -25,6 +25,8 @@ export interface IterationMetrics {
   readonly klMean: number;
   /** Max over observations of that KL. */
   readonly klMax: number;
+  /** Max over observations of the total-variation distance moved (TRPO's α). */
+  readonly tvMax: number;
   /** Whether the policy was updated (false during FTW's warm-up). */
   readonly updated: boolean;
   /** Mean return of the selected elites (FTW), weighted by selection count; null otherwise. */
@@ -58,6 +60,8 @@ export interface SeedResult {
   /** Final policy, one row of action probabilities per observation. */
   readonly policy: readonly (readonly number[])[];
 }
+
+const NO_SHIFT = { klMean: 0, klMax: 0, tvMean: 0, tvMax: 0 } as const;
 
 /** The optimal-action probability the learning speed is measured at. */
 export const TARGET_PROBABILITY = 0.9;
@@ -130,7 +134,7 @@ export function trainSeed(config: TrainConfig, seed: number, onIteration?: () =>
     before.set(policy.logits);
     const stats = updater.update(rollouts, version);
     if (stats !== null) version++;
-    const shift = stats === null ? { meanKl: 0, maxKl: 0 } : policyShift(before, policy.logits, policy.actions);
+    const shift = stats === null ? NO_SHIFT : policyShift(before, policy.logits, policy.actions);
     const pOptimal = optimalProbability();
     if (samplesTo90 === null && pOptimal >= TARGET_PROBABILITY) samplesTo90 = samples;
     metrics.push({
@@ -140,8 +144,9 @@ export function trainSeed(config: TrainConfig, seed: number, onIteration?: () =>
       reward: rewardSum / config.rollouts,
       optimalProbability: pOptimal,
       regret,
-      klMean: shift.meanKl,
-      klMax: shift.maxKl,
+      klMean: shift.klMean,
+      klMax: shift.klMax,
+      tvMax: shift.tvMax,
       updated: stats !== null,
       eliteMean: stats?.eliteMean ?? null,
       eliteSpread: stats?.eliteSpread ?? null,

@@ -1,0 +1,246 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { rankOccupancy } from '@ftw/selection';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ensureBuilt } from './build-cli.js';
+
+interface Result {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function ftw(...args: string[]): Result {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const tempRoot = (): string => mkdtempSync(join(tmpdir(), 'ftw-e2e-'));
+const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+const ndjson = (path: string): Record<string, unknown>[] =>
+  readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+beforeAll(() => {
+  ensureBuilt();
+});
+
+describe('ftw reproduce', () => {
+  const out = tempRoot();
+  let first: Result;
+
+  beforeAll(() => {
+    first = ftw('reproduce', '--out', out, '--name', 'a', '--json');
+  });
+
+  it('reaches a mean optimal-arm probability between 0.960 and 0.975', () => {
+    expect(first.status, first.stderr).toBe(0);
+    const summary = JSON.parse(first.stdout) as { optimalArmProbability: { mean: number; perSeed: object } };
+    expect(Object.keys(summary.optimalArmProbability.perSeed)).toEqual(['0', '1', '2']);
+    expect(summary.optimalArmProbability.mean).toBeGreaterThanOrEqual(0.96);
+    expect(summary.optimalArmProbability.mean).toBeLessThanOrEqual(0.975);
+  });
+
+  it('writes every artifact, and each parses', () => {
+    const dir = join(out, 'a');
+    const config = readJson(join(dir, 'config.json')) as {
+      command: string;
+      seeds: number[];
+      capacity: number;
+      provenance: { packages: Record<string, string>; gitCommit: string | null };
+    };
+    expect(config.command).toBe('reproduce');
+    expect(config.seeds).toEqual([0, 1, 2]);
+    expect(config.capacity).toBe(128);
+    expect(Object.keys(config.provenance.packages)).toEqual([
+      '@ftw/runner',
+      '@ftw/selection',
+      '@ftw/replay-pool',
+      '@ftw/objective',
+      '@ftw/bandit',
+    ]);
+    expect(config.provenance.gitCommit).toMatch(/^[0-9a-f]{40}$/);
+    const metrics = ndjson(join(dir, 'metrics.ndjson'));
+    expect(metrics).toHaveLength(3 * 240);
+    for (const key of [
+      'reward',
+      'optimalProbability',
+      'klMean',
+      'klMax',
+      'eliteMean',
+      'eliteSpread',
+      'poolStaleness',
+    ]) {
+      expect(metrics[100]).toHaveProperty(key);
+    }
+    expect(metrics.filter((m) => m['updated']).length).toBe(3 * 236);
+    const summary = readJson(join(dir, 'summary.json')) as { updatesPerSeed: number };
+    expect(summary.updatesPerSeed).toBe(236);
+    const report = readFileSync(join(dir, 'report.md'), 'utf8');
+    const images = [...report.matchAll(/!\[[^\]]*\]\(([^)]+\.svg)\)/g)].map((m) => m[1]!);
+    expect(images.length).toBeGreaterThanOrEqual(3);
+    for (const image of images) expect(readFileSync(join(dir, image), 'utf8')).toMatch(/^<svg[^>]*>/);
+    const timing = readJson(join(dir, 'timing.json')) as { durationMs: number };
+    expect(timing.durationMs).toBeGreaterThanOrEqual(0);
+    expect(readdirSync(out)).toEqual(['a']);
+  });
+
+  it('gives byte-identical metrics and summary when run twice', () => {
+    const second = ftw('reproduce', '--out', out, '--name', 'b', '--quiet');
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.stdout).toBe('');
+    expect(second.stderr).toBe('');
+    for (const file of ['metrics.ndjson', 'summary.json']) {
+      expect(readFileSync(join(out, 'b', file))).toEqual(readFileSync(join(out, 'a', file)));
+    }
+  });
+
+  it('prints the table and plain progress lines when not on a terminal', () => {
+    const r = ftw('reproduce', '--out', tempRoot());
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/mean optimal-arm probability: 0\.9\d{3}/);
+    expect(r.stdout).toMatch(/\| 0 +\| +0\.9\d{3} \|/);
+    expect(r.stderr).toMatch(/^reproduce: 10% \(72\/720\)/m);
+    expect(r.stderr).toMatch(/^reproduce: 100% \(720\/720\)/m);
+  });
+});
+
+describe('bad flags and failures', () => {
+  const cases: [string[], RegExp][] = [
+    [['train', '--keep', '9'], /--keep \(K\) must be <= --batch-size \(C = 5\), got 9/],
+    [['train', '--lr', 'fast'], /--lr must be a finite number > 0, got "fast"/],
+    [
+      ['train', '--env', 'maze'],
+      /--env must be one of gaussian, bernoulli, contextual, tie-heavy, got "maze"/,
+    ],
+    [['train', '--config', '/nonexistent/cfg.json'], /--config must name a readable JSON file/],
+    [['occupancy', '--pairs', '4:5'], /--pairs\[0\] K must be an integer in \[1, 4\], got "5"/],
+    [['compare', '--seeds', '1'], /--seeds must list at least 2 seeds/],
+    [['reproduce', '--bogus'], /unknown option '--bogus'/],
+    [['reproduce', '--name', '../up'], /--name must be 1-128 letters/],
+    [['fly'], /unknown command 'fly'/],
+    [[], /Usage: ftw/],
+  ];
+  for (const [args, message] of cases) {
+    it(`exits 2 with a message for: ftw ${args.join(' ')}`, () => {
+      const out = tempRoot();
+      const r = ftw(...args, ...(args.length > 0 && args[0] !== 'fly' ? ['--out', out] : []));
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toBe('');
+      expect(readdirSync(out)).toEqual([]);
+    });
+  }
+
+  it('exits 1 when the run cannot be written, leaving no finished run', () => {
+    const dir = tempRoot();
+    const file = join(dir, 'not-a-folder');
+    writeFileSync(file, '');
+    const r = ftw('reproduce', '--out', file);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/ftw: the run failed/);
+    expect(readdirSync(dir)).toEqual(['not-a-folder']);
+  });
+});
+
+describe('--help', () => {
+  it('lists every option of every command with its default', () => {
+    const train = ftw('train', '--help');
+    expect(train.status).toBe(0);
+    const help = train.stdout.replace(/\s+/g, ' ');
+    for (const [flag, value] of [
+      ['--batch-size', '"5"'],
+      ['--keep', '"1"'],
+      ['--beta', '"0.05"'],
+      ['--kl', '"reverse"'],
+      ['--reference', '"uniform"'],
+      ['--optimizer', '"sgd"'],
+      ['--selection', '"sampled"'],
+      ['--tie-rule', '"random"'],
+      ['--threshold', '"none"'],
+      ['--seeds', '"0,1,2"'],
+      ['--out', '"runs"'],
+    ]) {
+      // The option's own text runs up to its default, without reaching the next option.
+      expect(help).toMatch(new RegExp(`${flag} <[^>]+> (?:(?! --).)*?\\(default: ${value}\\)`));
+    }
+    for (const command of ['reproduce', 'occupancy', 'compare']) {
+      const r = ftw(command, '--help');
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout.replace(/\s+/g, ' ')).toMatch(
+        new RegExp(`--name <name> (?:(?! --).)*?\\(default: "${command}"\\)`),
+      );
+    }
+    const flat = (command: string): string => ftw(command, '--help').stdout.replace(/\s+/g, ' ');
+    expect(flat('occupancy')).toMatch(
+      /--pairs <list> (?:(?! --).)*?\(default: "4:1,5:1,5:3,8:2,16:4,32:8"\)/,
+    );
+    expect(flat('occupancy')).toMatch(/--draws <count> (?:(?! --).)*?\(default: "100000"\)/);
+    expect(flat('compare')).toMatch(/--seeds <list> (?:(?! --).)*?\(default: "0..9"\)/);
+  });
+});
+
+describe('ftw occupancy', () => {
+  it("writes Figure 1 whose CSV equals @ftw/selection's rankOccupancy", () => {
+    const out = tempRoot();
+    const r = ftw('occupancy', '--out', out, '--draws', '20000', '--quiet');
+    expect(r.status, r.stderr).toBe(0);
+    const dir = join(out, 'occupancy');
+    expect(readFileSync(join(dir, 'figure-1.svg'), 'utf8')).toMatch(/^<svg/);
+    const lines = readFileSync(join(dir, 'occupancy.csv'), 'utf8').trimEnd().split('\n');
+    expect(lines[0]).toBe('n,batchSize,keep,rank,exact,monteCarlo');
+    const pairs = [
+      [4, 1],
+      [5, 1],
+      [5, 3],
+      [8, 2],
+      [16, 4],
+      [32, 8],
+    ];
+    expect(lines).toHaveLength(1 + 128 * pairs.length);
+    let row = 1;
+    for (const [c, k] of pairs) {
+      const exact = rankOccupancy(128, c!, k!);
+      for (let rank = 1; rank <= 128; rank++, row++) {
+        const [n, batchSize, keep, r2, value, mc] = lines[row]!.split(',').map(Number);
+        expect([n, batchSize, keep, r2]).toEqual([128, c, k, rank]);
+        expect(value).toBe(exact[rank - 1]);
+        expect(mc).toBeGreaterThanOrEqual(0);
+      }
+    }
+  });
+});
+
+describe('ftw compare', () => {
+  it('runs every method on the same number of environment samples', () => {
+    const out = tempRoot();
+    const r = ftw('compare', '--out', out, '--seeds', '0,1', '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout) as {
+      scenarios: {
+        name: string;
+        samplesPerSeed: number;
+        methods: { label: string; environmentSteps: number; seeds: { environmentSteps: number }[] }[];
+      }[];
+    };
+    expect(summary.scenarios.map((s) => s.name)).toEqual(['gaussian', 'tie-heavy']);
+    for (const scenario of summary.scenarios) {
+      expect(scenario.methods.map((m) => m.label)).toEqual(
+        expect.arrayContaining(['ftw-sampled', 'ftw-expected', 'reinforce', 'grpo', 'ppo']),
+      );
+      for (const method of scenario.methods) {
+        for (const seed of method.seeds) expect(seed.environmentSteps).toBe(scenario.samplesPerSeed);
+      }
+    }
+    const labels = summary.scenarios[1]!.methods.map((m) => m.label);
+    expect(labels).toEqual(expect.arrayContaining(['ftw-sampled-threshold', 'ftw-expected-threshold']));
+    const dir = join(out, 'compare');
+    for (const file of ['curves-gaussian.svg', 'curves-tie-heavy.svg', 'report.md', 'metrics.ndjson']) {
+      expect(existsSync(join(dir, file))).toBe(true);
+    }
+  });
+});
