@@ -1,4 +1,5 @@
-import { checkFinite, checkNonNegative, checkProbability, toCheckedArray } from './validate.js';
+import { checkFinite, checkNonNegative, toCheckedArray } from './validate.js';
+import { checkProbability } from './validate-probability.js';
 
 /**
  * The validated arms of one task: a Gaussian task samples `means[a] + stds[a]·Z`, a Bernoulli task

@@ -1,7 +1,8 @@
 import { type ArmTable, bernoulliTable, gaussianTable } from './arm-table.js';
 import { describeValue } from './describe-value.js';
 import { TaskBandit } from './task-bandit.js';
-import { checkObject, toDistribution } from './validate.js';
+import { checkObject } from './validate.js';
+import { toDistribution } from './validate-probability.js';
 
 /** A task of a {@link ContextualBandit} with Gaussian arms. */
 export interface GaussianTask {

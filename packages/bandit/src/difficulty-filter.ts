@@ -1,6 +1,8 @@
+import { checkedUniform } from './checked-uniform.js';
 import { describeValue } from './describe-value.js';
 import { keepProbability } from './keep-probability.js';
-import { checkedUniform, checkInteger, checkProbability, isArrayLike } from './validate.js';
+import { checkInteger, isArrayLike } from './validate.js';
+import { checkProbability } from './validate-probability.js';
 
 /** What {@link difficultyFilter} returns. */
 export interface DifficultyFilterResult {

@@ -129,6 +129,19 @@ describe('GaussianBandit', () => {
     ]);
   });
 
+  it('returns frozen reset results and step infos, shared between episodes, and fresh step results', () => {
+    const env = new GaussianBandit({ means: [1, 0], stds: 1 });
+    const first = env.reset();
+    const a = env.step(1);
+    const second = env.reset();
+    const b = env.step(1);
+    expect(first).toBe(second);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.info)).toBe(true);
+    expect(a.info).toBe(b.info);
+    expect(Object.isFrozen(a.info)).toBe(true);
+    expect(a).not.toBe(b);
+  });
+
   it('rejects bad configurations with a message naming the parameter and value', () => {
     const make = (options: unknown) => () => new GaussianBandit(options as never);
     expect(make({ means: [], stds: [] })).toThrow(

@@ -1,4 +1,5 @@
-import { checkInteger, checkProbability } from './validate.js';
+import { checkInteger } from './validate.js';
+import { checkProbability } from './validate-probability.js';
 
 /**
  * The difficulty probe's keep rate: probing a task n times, each a success with probability p, the

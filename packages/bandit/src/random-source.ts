@@ -1,7 +1,7 @@
 import { BanditError } from './bandit-error.js';
+import { checkedUniform } from './checked-uniform.js';
 import { NormalSampler } from './normal-sampler.js';
 import { seededUniform, type UniformRandom } from './seeded-uniform.js';
-import { checkedUniform } from './validate.js';
 
 /**
  * An environment's randomness: a uniform stream and the normal sampler that reads it, re-seeded together

@@ -1,4 +1,5 @@
-import { checkInteger, checkProbability } from './validate.js';
+import { checkInteger } from './validate.js';
+import { checkProbability } from './validate-probability.js';
 
 /** 2^800: partial sums are rescaled past it, leaving room for a growth of up to 2^220 per term. */
 const RESCALE = 2 ** 800;

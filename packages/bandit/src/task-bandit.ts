@@ -8,20 +8,10 @@ import type {
   StepResult,
 } from './bandit-env.js';
 import { BanditError } from './bandit-error.js';
-import { describeValue } from './describe-value.js';
+import { policyRegret } from './policy-regret.js';
 import { RandomSource } from './random-source.js';
-import { checkInteger, checkObject, toDistribution } from './validate.js';
-
-function rowRegret(table: ArmTable, row: Float64Array): number {
-  // Σ_a π_a (μ* − μ_a): every term is ≥ 0, so the sum is exactly 0 for a policy on optimal arms only.
-  let total = 0;
-  for (let a = 0; a < row.length; a++) total += row[a]! * (table.bestMean - table.means[a]!);
-  return total;
-}
-
-function isRowTable(value: unknown): value is ReadonlyArray<ArrayLike<number>> {
-  return Array.isArray(value) && value.length > 0 && typeof value[0] === 'object' && value[0] !== null;
-}
+import { TaskDistribution } from './task-distribution.js';
+import { checkInteger, checkObject } from './validate.js';
 
 /**
  * The engine shared by every environment of the package: a list of tasks (arm tables), a task
@@ -35,10 +25,7 @@ export abstract class TaskBandit implements BanditEnv {
   /** Number of observations (tasks); 1 for a non-contextual bandit. */
   readonly numObservations: number;
   private readonly tables: readonly ArmTable[];
-  private readonly taskWeights: Float64Array;
-  private readonly taskCdf: Float64Array;
-  private readonly mixtureMeans: Float64Array;
-  private readonly mixtureBest: number;
+  private readonly distribution: TaskDistribution;
   private readonly source: RandomSource;
   /** One frozen reset result per task and one frozen step info per (task, action): no allocation per call. */
   private readonly resetResults: readonly ResetResult[];
@@ -66,25 +53,7 @@ export abstract class TaskBandit implements BanditEnv {
     this.current = tables[0]!;
     this.numObservations = tables.length;
     this.numActions = this.current.means.length;
-    this.taskWeights = taskWeights;
-    this.taskCdf = new Float64Array(tables.length);
-    let cumulative = 0;
-    let lastPositive = 0;
-    for (let t = 0; t < tables.length; t++) {
-      cumulative += taskWeights[t]!;
-      this.taskCdf[t] = cumulative;
-      if (taskWeights[t]! > 0) lastPositive = t;
-    }
-    // The sum may round below 1; the last task of positive weight takes whatever remains of [0, 1).
-    this.taskCdf[lastPositive] = Number.POSITIVE_INFINITY;
-    this.mixtureMeans = new Float64Array(this.numActions);
-    for (let t = 0; t < tables.length; t++) {
-      for (let a = 0; a < this.numActions; a++)
-        this.mixtureMeans[a]! += taskWeights[t]! * tables[t]!.means[a]!;
-    }
-    let best = 0;
-    for (let a = 1; a < this.numActions; a++) if (this.mixtureMeans[a]! > this.mixtureMeans[best]!) best = a;
-    this.mixtureBest = best;
+    this.distribution = new TaskDistribution(tables, taskWeights);
     this.resetResults = tables.map((table, t) =>
       Object.freeze({ observation: t, info: Object.freeze({ optimalAction: table.best }) }),
     );
@@ -111,11 +80,7 @@ export abstract class TaskBandit implements BanditEnv {
       checkObject(options, 'options');
       if (options.seed !== undefined) this.source.reseed(options.seed);
     }
-    let task = 0;
-    if (this.tables.length > 1) {
-      const u = this.source.uniform();
-      while (!(u < this.taskCdf[task]!)) task++;
-    }
+    const task = this.tables.length > 1 ? this.distribution.draw(this.source.uniform()) : 0;
     this.task = task;
     this.current = this.tables[task]!;
     this.currentInfos = this.stepInfos[task]!;
@@ -167,7 +132,7 @@ export abstract class TaskBandit implements BanditEnv {
    * @throws TypeError/RangeError when `observation` is not an integer in [0, numObservations)
    */
   optimalAction(observation?: number): number {
-    if (observation === undefined) return this.mixtureBest;
+    if (observation === undefined) return this.distribution.mixtureBest;
     return this.tables[checkInteger(observation, 'observation', 0, this.numObservations - 1)]!.best;
   }
 
@@ -179,7 +144,7 @@ export abstract class TaskBandit implements BanditEnv {
    */
   expectedReward(action: number, observation?: number): number {
     checkInteger(action, 'action', 0, this.numActions - 1);
-    if (observation === undefined) return this.mixtureMeans[action]!;
+    if (observation === undefined) return this.distribution.mixtureMeans[action]!;
     return this.tables[checkInteger(observation, 'observation', 0, this.numObservations - 1)]!.means[action]!;
   }
 
@@ -199,33 +164,6 @@ export abstract class TaskBandit implements BanditEnv {
    * @throws TypeError/RangeError on a malformed row, a wrong number of rows or a bad `observation`
    */
   regret(probabilities: PolicyProbabilities, observation?: number): number {
-    if (isRowTable(probabilities)) {
-      if (observation !== undefined) {
-        throw new TypeError(
-          `observation must be omitted when probabilities holds one row per observation, got ${describeValue(observation)}`,
-        );
-      }
-      if (probabilities.length !== this.numObservations) {
-        throw new RangeError(
-          `probabilities must hold one row per observation (${this.numObservations}), got ${probabilities.length} rows`,
-        );
-      }
-      const rows = probabilities.map((row, t) => toDistribution(row, `probabilities[${t}]`, this.numActions));
-      let total = 0;
-      for (let t = 0; t < rows.length; t++)
-        total += this.taskWeights[t]! * rowRegret(this.tables[t]!, rows[t]!);
-      return total;
-    }
-    const row = toDistribution(probabilities, 'probabilities', this.numActions);
-    if (observation !== undefined) {
-      return rowRegret(
-        this.tables[checkInteger(observation, 'observation', 0, this.numObservations - 1)]!,
-        row,
-      );
-    }
-    let total = 0;
-    for (let t = 0; t < this.tables.length; t++)
-      total += this.taskWeights[t]! * rowRegret(this.tables[t]!, row);
-    return total;
+    return policyRegret(this.tables, this.distribution.weights, probabilities, observation);
   }
 }
