@@ -77,6 +77,6 @@ describe('normalCdf', () => {
     );
     expect(() => normalCdf(0, 0, 0)).toThrow(new RangeError('std must be a finite number > 0, got 0'));
     expect(() => normalCdf(0, 0, -1)).toThrow(new RangeError('std must be a finite number > 0, got -1'));
-    expect(() => normalCdf('1' as unknown as number)).toThrow(TypeError);
+    expect(() => normalCdf('1' as unknown as number)).toThrow(new TypeError('x must be a number, got "1"'));
   });
 });

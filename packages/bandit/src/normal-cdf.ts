@@ -1,3 +1,4 @@
+import { describeValue } from './describe-value.js';
 import { checkFinite } from './validate.js';
 
 /** √(2π), the normalising constant of the standard normal density. */
@@ -85,7 +86,7 @@ function millsRatio(z: number): number {
  * ```
  */
 export function normalCdf(x: number, mean = 0, std = 1): number {
-  if (typeof x !== 'number') throw new TypeError(`x must be a number, got ${String(x)}`);
+  if (typeof x !== 'number') throw new TypeError(`x must be a number, got ${describeValue(x)}`);
   if (Number.isNaN(x)) throw new RangeError('x must be a number, got NaN');
   checkFinite(mean, 'mean');
   if (checkFinite(std, 'std') <= 0) throw new RangeError(`std must be a finite number > 0, got ${std}`);
