@@ -35,18 +35,19 @@ describe('crc32', () => {
     },
   );
 
-  test.prop([fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.nat(), fc.integer({ min: 1, max: 0xffff_ffff })])(
-    'detects every error burst of at most 32 bits',
-    (bytes, at, pattern) => {
-      // A burst of <= 32 bits starting at a bit offset: the XOR pattern spans at most 5 bytes.
-      const flipped = bytes.slice();
-      const bit = at % (bytes.length * 8);
-      const span = BigInt(pattern) << BigInt(bit % 8);
-      for (let k = 0; k < 5 && Math.floor(bit / 8) + k < bytes.length; k++) {
-        flipped[Math.floor(bit / 8) + k]! ^= Number((span >> BigInt(8 * k)) & 0xffn);
-      }
-      fc.pre(flipped.some((x, i) => x !== bytes[i]));
-      expect(crc32(flipped)).not.toBe(crc32(bytes));
-    },
-  );
+  test.prop([
+    fc.uint8Array({ minLength: 1, maxLength: 64 }),
+    fc.nat(),
+    fc.integer({ min: 1, max: 0xffff_ffff }),
+  ])('detects every error burst of at most 32 bits', (bytes, at, pattern) => {
+    // A burst of <= 32 bits starting at a bit offset: the XOR pattern spans at most 5 bytes.
+    const flipped = bytes.slice();
+    const bit = at % (bytes.length * 8);
+    const span = BigInt(pattern) << BigInt(bit % 8);
+    for (let k = 0; k < 5 && Math.floor(bit / 8) + k < bytes.length; k++) {
+      flipped[Math.floor(bit / 8) + k]! ^= Number((span >> BigInt(8 * k)) & 0xffn);
+    }
+    fc.pre(flipped.some((x, i) => x !== bytes[i]));
+    expect(crc32(flipped)).not.toBe(crc32(bytes));
+  });
 });

@@ -1,3 +1,4 @@
+import type { ColumnArena } from './column-arena.js';
 import { describeValue } from './describe-value.js';
 import { cloneJsonValue, type JsonValue } from './json-value.js';
 import type { Trajectory } from './trajectory.js';
@@ -40,7 +41,8 @@ export function makeTrajectory(
 }
 
 function lengthOf(value: unknown, name: string): number {
-  const length = typeof value === 'object' && value !== null ? (value as ArrayLike<unknown>).length : undefined;
+  const length =
+    typeof value === 'object' && value !== null ? (value as ArrayLike<unknown>).length : undefined;
   if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0) {
     throw new TypeError(`${name} must be an array or typed array of numbers, got ${describeValue(value)}`);
   }
@@ -49,20 +51,26 @@ function lengthOf(value: unknown, name: string): number {
 
 function sameLength(length: number, name: string, steps: number): void {
   if (length !== steps) {
-    throw new RangeError(`${name} must have one entry per step (${steps}, the length of actions), got length ${length}`);
+    throw new RangeError(
+      `${name} must have one entry per step (${steps}, the length of actions), got length ${length}`,
+    );
   }
 }
 
 /**
- * Verifies a {@link TrajectoryInput} and copies it into a stored {@link Trajectory}. Every field is read
- * once and checked before anything is returned, so a refused input leaves no trace. Internal.
+ * Verifies a {@link TrajectoryInput} and copies it into a stored {@link Trajectory} whose columns are
+ * views into one block of `arena`. Every field is read once and checked before the block is committed,
+ * so a refused input leaves no trace. Internal.
+ *
+ * Block layout (8-aligned): logProbs f64[T], observations f64[T·d], actions i32[T], versions u32[T].
  *
  * @param input - what the caller pushed
  * @param sequence - the sequence id to give the record
+ * @param arena - where the columns are allocated
  * @returns the frozen columnar record
  * @throws TypeError when a field has the wrong type; RangeError when a value is out of its domain
  */
-export function createTrajectory(input: TrajectoryInput, sequence: number): Trajectory {
+export function createTrajectory(input: TrajectoryInput, sequence: number, arena: ColumnArena): Trajectory {
   if (typeof input !== 'object' || input === null) {
     throw new TypeError(`trajectory must be an object, got ${describeValue(input)}`);
   }
@@ -70,7 +78,25 @@ export function createTrajectory(input: TrajectoryInput, sequence: number): Traj
 
   const steps = lengthOf(actions, 'trajectory.actions');
   if (steps === 0) throw new RangeError('trajectory.actions must hold at least one step, got length 0');
-  const actionColumn = new Int32Array(steps);
+  sameLength(lengthOf(logProbs, 'trajectory.logProbs'), 'trajectory.logProbs', steps);
+  const singleVersion = typeof versions === 'number';
+  if (!singleVersion) sameLength(lengthOf(versions, 'trajectory.versions'), 'trajectory.versions', steps);
+  const observationCount = observations === undefined ? 0 : lengthOf(observations, 'trajectory.observations');
+  if (observations !== undefined && (observationCount === 0 || observationCount % steps !== 0)) {
+    throw new RangeError(
+      `trajectory.observations must hold d values per step for a whole d >= 1 (a positive multiple of ${steps}), got length ${observationCount}`,
+    );
+  }
+  if (typeof ret !== 'number' || !Number.isFinite(ret)) {
+    throw new RangeError(`trajectory.return must be a finite number, got ${describeValue(ret)}`);
+  }
+
+  const floatBytes = 8 * (steps + observationCount);
+  const { buffer, offset } = arena.reserve(floatBytes + 8 * steps);
+  const logProbColumn = new Float64Array(buffer, offset, steps);
+  const actionColumn = new Int32Array(buffer, offset + floatBytes, steps);
+  const versionColumn = new Uint32Array(buffer, offset + floatBytes + 4 * steps, steps);
+
   for (let i = 0; i < steps; i++) {
     const a = actions[i];
     if (typeof a !== 'number' || !(a >= 0 && a <= MAX_ACTION) || Math.floor(a) !== a) {
@@ -81,8 +107,6 @@ export function createTrajectory(input: TrajectoryInput, sequence: number): Traj
     actionColumn[i] = a;
   }
 
-  sameLength(lengthOf(logProbs, 'trajectory.logProbs'), 'trajectory.logProbs', steps);
-  const logProbColumn = new Float64Array(steps);
   for (let i = 0; i < steps; i++) {
     const p = logProbs[i];
     if (typeof p !== 'number' || !(p <= 0) || p === Number.NEGATIVE_INFINITY) {
@@ -93,10 +117,9 @@ export function createTrajectory(input: TrajectoryInput, sequence: number): Traj
     logProbColumn[i] = p;
   }
 
-  const versionColumn = new Uint32Array(steps);
   let minVersion = MAX_VERSION;
   let maxVersion = 0;
-  if (typeof versions === 'number') {
+  if (singleVersion) {
     if (!(versions >= 0 && versions <= MAX_VERSION) || Math.floor(versions) !== versions) {
       throw new RangeError(
         `trajectory.versions must be an integer in [0, ${MAX_VERSION}] or one per step, got ${describeValue(versions)}`,
@@ -105,7 +128,6 @@ export function createTrajectory(input: TrajectoryInput, sequence: number): Traj
     versionColumn.fill(versions);
     minVersion = maxVersion = versions;
   } else {
-    sameLength(lengthOf(versions, 'trajectory.versions'), 'trajectory.versions', steps);
     for (let i = 0; i < steps; i++) {
       const v = versions[i];
       if (typeof v !== 'number' || !(v >= 0 && v <= MAX_VERSION) || Math.floor(v) !== v) {
@@ -119,31 +141,22 @@ export function createTrajectory(input: TrajectoryInput, sequence: number): Traj
     }
   }
 
-  if (typeof ret !== 'number' || !Number.isFinite(ret)) {
-    throw new RangeError(`trajectory.return must be a finite number, got ${describeValue(ret)}`);
-  }
-
   let observationColumn: Float64Array | undefined;
-  let observationSize = 0;
   if (observations !== undefined) {
-    const count = lengthOf(observations, 'trajectory.observations');
-    if (count === 0 || count % steps !== 0) {
-      throw new RangeError(
-        `trajectory.observations must hold d values per step for a whole d >= 1 (a positive multiple of ${steps}), got length ${count}`,
-      );
-    }
-    observationSize = count / steps;
-    observationColumn = new Float64Array(count);
-    for (let i = 0; i < count; i++) {
+    observationColumn = new Float64Array(buffer, offset + 8 * steps, observationCount);
+    for (let i = 0; i < observationCount; i++) {
       const x = observations[i];
       if (typeof x !== 'number' || !Number.isFinite(x)) {
-        throw new RangeError(`trajectory.observations[${i}] must be a finite number, got ${describeValue(x)}`);
+        throw new RangeError(
+          `trajectory.observations[${i}] must be a finite number, got ${describeValue(x)}`,
+        );
       }
       observationColumn[i] = x;
     }
   }
 
   const storedMetadata = metadata === undefined ? undefined : cloneJsonValue(metadata, 'trajectory.metadata');
+  arena.commit();
 
   return makeTrajectory(
     sequence,
@@ -154,7 +167,7 @@ export function createTrajectory(input: TrajectoryInput, sequence: number): Traj
     maxVersion,
     ret,
     observationColumn,
-    observationSize,
+    observationCount / steps,
     storedMetadata,
   );
 }

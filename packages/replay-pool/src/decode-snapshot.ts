@@ -1,5 +1,6 @@
-import { makeTrajectory } from './create-trajectory.js';
+import { ColumnArena } from './column-arena.js';
 import { crc32 } from './crc32.js';
+import { makeTrajectory } from './create-trajectory.js';
 import { freezeJsonValue, type JsonValue } from './json-value.js';
 import { PoolError } from './pool-error.js';
 import { MAX_CAPACITY, type PoolState } from './pool-state.js';
@@ -36,7 +37,8 @@ function decodeMetadata(bytes: Uint8Array, offset: number, place: string): JsonV
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     value = JSON.parse(text) as JsonValue;
     // Canonical text only, so that saving what was loaded gives back the same bytes.
-    if (JSON.stringify(value) !== text) throw new SyntaxError('not in the canonical form JSON.stringify writes');
+    if (JSON.stringify(value) !== text)
+      throw new SyntaxError('not in the canonical form JSON.stringify writes');
   } catch (error) {
     throw corrupt(`metadata is not valid JSON text: ${(error as Error).message}`, offset, place);
   }
@@ -52,14 +54,21 @@ function checkHeader(bytes: Uint8Array, view: DataView): number {
       });
     }
     if (bytes[i] !== MAGIC[i]) {
-      throw new PoolError('SNAPSHOT_MAGIC', 'not a replay-pool snapshot (wrong magic bytes)', { offset: i, place: 'magic' });
+      throw new PoolError('SNAPSHOT_MAGIC', 'not a replay-pool snapshot (wrong magic bytes)', {
+        offset: i,
+        place: 'magic',
+      });
     }
   }
   if (bytes.length < HEADER_BYTES) {
-    throw new PoolError('SNAPSHOT_TRUNCATED', `${bytes.length} bytes end inside the ${HEADER_BYTES}-byte header`, {
-      offset: bytes.length,
-      place: 'header',
-    });
+    throw new PoolError(
+      'SNAPSHOT_TRUNCATED',
+      `${bytes.length} bytes end inside the ${HEADER_BYTES}-byte header`,
+      {
+        offset: bytes.length,
+        place: 'header',
+      },
+    );
   }
   const version = view.getUint32(VERSION_OFFSET, true);
   if (version !== SNAPSHOT_FORMAT_VERSION) {
@@ -72,17 +81,27 @@ function checkHeader(bytes: Uint8Array, view: DataView): number {
   const storedHeaderCrc = view.getUint32(HEADER_CRC_OFFSET, true);
   const headerCrc = crc32(bytes, 0, HEADER_CRC_OFFSET);
   if (storedHeaderCrc !== headerCrc) {
-    throw corrupt(`header checksum ${storedHeaderCrc} does not match ${headerCrc}`, HEADER_CRC_OFFSET, 'header checksum');
+    throw corrupt(
+      `header checksum ${storedHeaderCrc} does not match ${headerCrc}`,
+      HEADER_CRC_OFFSET,
+      'header checksum',
+    );
   }
-  if (view.getUint32(FLAGS_OFFSET, true) !== 0) throw corrupt('unknown header flags', FLAGS_OFFSET, 'header flags');
+  if (view.getUint32(FLAGS_OFFSET, true) !== 0)
+    throw corrupt('unknown header flags', FLAGS_OFFSET, 'header flags');
   const end = HEADER_BYTES + getU64(view, BODY_LENGTH_OFFSET, 'body length');
   if (bytes.length < end) {
-    throw new PoolError('SNAPSHOT_TRUNCATED', `the file has ${bytes.length} bytes, the header announces ${end}`, {
-      offset: bytes.length,
-      place: 'body',
-    });
+    throw new PoolError(
+      'SNAPSHOT_TRUNCATED',
+      `the file has ${bytes.length} bytes, the header announces ${end}`,
+      {
+        offset: bytes.length,
+        place: 'body',
+      },
+    );
   }
-  if (bytes.length > end) throw corrupt(`${bytes.length - end} bytes follow the announced end`, end, 'trailing bytes');
+  if (bytes.length > end)
+    throw corrupt(`${bytes.length - end} bytes follow the announced end`, end, 'trailing bytes');
   const storedBodyCrc = view.getUint32(BODY_CRC_OFFSET, true);
   const bodyCrc = crc32(bytes, HEADER_BYTES, end);
   if (storedBodyCrc !== bodyCrc) {
@@ -110,10 +129,12 @@ export function decodeSnapshot(bytes: Uint8Array): PoolState {
   };
   need(BODY_PREFIX_BYTES, 'body prefix');
   const capacity = view.getUint32(at, true);
-  if (capacity < 1 || capacity > MAX_CAPACITY) throw corrupt(`capacity ${capacity} out of range`, at, 'capacity');
+  if (capacity < 1 || capacity > MAX_CAPACITY)
+    throw corrupt(`capacity ${capacity} out of range`, at, 'capacity');
   const lagFlag = view.getUint32(at + 4, true);
   const lag = view.getUint32(at + 8, true);
-  if (lagFlag > 1 || (lagFlag === 0 && lag !== 0)) throw corrupt('invalid maxVersionLag field', at + 4, 'maxVersionLag');
+  if (lagFlag > 1 || (lagFlag === 0 && lag !== 0))
+    throw corrupt('invalid maxVersionLag field', at + 4, 'maxVersionLag');
   const size = view.getUint32(at + 12, true);
   if (size > capacity) throw corrupt(`size ${size} exceeds capacity ${capacity}`, at + 12, 'size');
   const pushedCount = getU64(view, at + 16, 'pushedCount');
@@ -124,6 +145,7 @@ export function decodeSnapshot(bytes: Uint8Array): PoolState {
   at += BODY_PREFIX_BYTES;
 
   const trajectories: Trajectory[] = [];
+  const arena = new ColumnArena();
   for (let k = 0; k < size; k++) {
     const place = `trajectory ${k}`;
     need(RECORD_PREFIX_BYTES, place);
@@ -146,13 +168,20 @@ export function decodeSnapshot(bytes: Uint8Array): PoolState {
     }
     need(STEP_BYTES * steps + 8 * steps * observationSize, `${place} columns`);
 
-    const actions = new Int32Array(steps);
+    const floatBytes = 8 * steps * (1 + observationSize);
+    const { buffer, offset } = arena.reserve(floatBytes + 8 * steps);
+    const logProbs = new Float64Array(buffer, offset, steps);
+    const observations =
+      observationSize === 0
+        ? undefined
+        : new Float64Array(buffer, offset + 8 * steps, steps * observationSize);
+    const actions = new Int32Array(buffer, offset + floatBytes, steps);
+    const versions = new Uint32Array(buffer, offset + floatBytes + 4 * steps, steps);
     for (let i = 0; i < steps; i++, at += 4) {
       const a = view.getInt32(at, true);
       if (a < 0) throw corrupt(`negative action ${a}`, at, `${place} actions[${i}]`);
       actions[i] = a;
     }
-    const logProbs = new Float64Array(steps);
     for (let i = 0; i < steps; i++, at += 8) {
       const p = view.getFloat64(at, true);
       if (!(p <= 0) || p === Number.NEGATIVE_INFINITY) {
@@ -160,7 +189,6 @@ export function decodeSnapshot(bytes: Uint8Array): PoolState {
       }
       logProbs[i] = p;
     }
-    const versions = new Uint32Array(steps);
     let minVersion = 0xffff_ffff;
     let maxVersion = 0;
     for (let i = 0; i < steps; i++, at += 4) {
@@ -169,19 +197,36 @@ export function decodeSnapshot(bytes: Uint8Array): PoolState {
       if (v < minVersion) minVersion = v;
       if (v > maxVersion) maxVersion = v;
     }
-    let observations: Float64Array | undefined;
-    if (observationSize > 0) {
-      observations = new Float64Array(steps * observationSize);
+    if (observations !== undefined) {
       for (let i = 0; i < observations.length; i++, at += 8) {
         const x = view.getFloat64(at, true);
-        if (!Number.isFinite(x)) throw corrupt(`observation ${x} is not finite`, at, `${place} observations[${i}]`);
+        if (!Number.isFinite(x))
+          throw corrupt(`observation ${x} is not finite`, at, `${place} observations[${i}]`);
         observations[i] = x;
       }
     }
+    arena.commit();
     trajectories.push(
-      makeTrajectory(sequence, actions, logProbs, versions, minVersion, maxVersion, ret, observations, observationSize, metadata),
+      makeTrajectory(
+        sequence,
+        actions,
+        logProbs,
+        versions,
+        minVersion,
+        maxVersion,
+        ret,
+        observations,
+        observationSize,
+        metadata,
+      ),
     );
   }
   if (at !== end) throw corrupt(`${end - at} unread bytes after the last record`, at, 'body end');
-  return { capacity, maxVersionLag: lagFlag === 1 ? lag : undefined, pushedCount, evictedCount, trajectories };
+  return {
+    capacity,
+    maxVersionLag: lagFlag === 1 ? lag : undefined,
+    pushedCount,
+    evictedCount,
+    trajectories,
+  };
 }

@@ -36,7 +36,8 @@ export function encodeSnapshot(state: PoolState): Uint8Array {
   for (const t of state.trajectories) {
     const bytes = t.metadata === undefined ? undefined : encoder.encode(JSON.stringify(t.metadata));
     metadataBytes.push(bytes);
-    bodyLength += RECORD_PREFIX_BYTES + (bytes?.length ?? 0) + STEP_BYTES * t.length + 8 * t.length * t.observationSize;
+    bodyLength +=
+      RECORD_PREFIX_BYTES + (bytes?.length ?? 0) + STEP_BYTES * t.length + 8 * t.length * t.observationSize;
   }
 
   const out = new Uint8Array(HEADER_BYTES + bodyLength);

@@ -24,10 +24,16 @@ describe('cloneJsonValue', () => {
 
   const cyclic: Record<string, unknown> = {};
   cyclic.self = cyclic;
+  const sparse: unknown[] = [1];
+  sparse[2] = 3;
   let deep: unknown = 0;
   for (let i = 0; i < 300; i++) deep = [deep];
   it.each([
-    ['undefined', { a: undefined }, 'm.a must be JSON (null, boolean, string, finite number, array or plain object), got undefined'],
+    [
+      'undefined',
+      { a: undefined },
+      'm.a must be JSON (null, boolean, string, finite number, array or plain object), got undefined',
+    ],
     ['NaN', [1, Number.NaN], 'm[1] must be a finite number to be JSON, got NaN'],
     ['Infinity', Number.POSITIVE_INFINITY, 'm must be a finite number to be JSON, got Infinity'],
     ['a function', { f: () => 1 }, 'm.f must be JSON'],
@@ -36,7 +42,7 @@ describe('cloneJsonValue', () => {
     ['a Map', new Map(), 'm must be a plain object to be JSON, got a Map'],
     ['a typed array', new Float64Array(2), 'got a Float64Array'],
     ['an object with toJSON', { toJSON: () => 1 }, 'm must be a plain object to be JSON, got an object'],
-    ['a sparse array', [1, , 3], 'm[1] must be JSON, got a hole in a sparse array'],
+    ['a sparse array', sparse, 'm[1] must be JSON, got a hole in a sparse array'],
     ['a cycle', cyclic, 'm.self must not contain a cycle'],
     ['nesting 300 deep', deep, 'must nest at most 256 levels deep'],
   ])('refuses %s with a TypeError naming the place', (_, value, message) => {

@@ -10,7 +10,13 @@ import { describeValue } from './describe-value.js';
  * const metadata: JsonValue = { env: 'bandit', seed: 7, tags: ['eval'] };
  * ```
  */
-export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly JsonValue[]
+  | { readonly [key: string]: JsonValue };
 
 /** Deepest nesting accepted in metadata; deeper values would risk the call stack in JSON.stringify. */
 const MAX_DEPTH = 256;
@@ -27,7 +33,8 @@ function check(value: unknown, name: string, depth: number, ancestors: Set<objec
     );
   }
   if (depth >= MAX_DEPTH) throw new TypeError(`${name} must nest at most ${MAX_DEPTH} levels deep`);
-  if (ancestors.has(value)) throw new TypeError(`${name} must not contain a cycle, got a reference to an ancestor`);
+  if (ancestors.has(value))
+    throw new TypeError(`${name} must not contain a cycle, got a reference to an ancestor`);
   ancestors.add(value);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -72,6 +79,7 @@ export function freezeJsonValue(value: JsonValue): JsonValue {
  */
 export function cloneJsonValue(value: unknown, name: string): JsonValue {
   check(value, name, 0, new Set());
-  if (value === null || typeof value !== 'object') return typeof value === 'number' ? value + 0 : (value as JsonValue);
+  if (value === null || typeof value !== 'object')
+    return typeof value === 'number' ? value + 0 : (value as JsonValue);
   return freezeJsonValue(JSON.parse(JSON.stringify(value)) as JsonValue);
 }

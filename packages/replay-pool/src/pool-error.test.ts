@@ -23,7 +23,9 @@ describe('PoolError', () => {
   });
 
   it('withPath() adds the file and keeps everything else', () => {
-    const error = new PoolError('SNAPSHOT_TRUNCATED', 'short', { offset: 7, place: 'header' }).withPath('/p.snap');
+    const error = new PoolError('SNAPSHOT_TRUNCATED', 'short', { offset: 7, place: 'header' }).withPath(
+      '/p.snap',
+    );
     expect([error.code, error.offset, error.place, error.path, error.reason]).toEqual([
       'SNAPSHOT_TRUNCATED',
       7,

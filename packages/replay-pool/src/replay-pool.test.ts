@@ -44,7 +44,9 @@ describe('ReplayPool', () => {
     expect(Array.from(pool.returnsView())).toEqual([14, 15, 16]);
     expect(pool.at(0).return).toBe(14);
     expect(pool.at(2).return).toBe(16);
-    expect([pool.positionOf(3), pool.positionOf(4), pool.positionOf(6), pool.positionOf(7)]).toEqual([-1, 0, 2, -1]);
+    expect([pool.positionOf(3), pool.positionOf(4), pool.positionOf(6), pool.positionOf(7)]).toEqual([
+      -1, 0, 2, -1,
+    ]);
   });
 
   test.prop([fc.integer({ min: 1, max: 9 }), fc.array(trajectoryInput(), { maxLength: 25 })])(
@@ -64,7 +66,13 @@ describe('ReplayPool', () => {
   );
 
   it('copies its input, so later changes to the caller arrays do not reach the pool', () => {
-    const input = { actions: [1, 2], logProbs: [-1, -2], versions: [3, 4], return: 1, metadata: { tag: ['a'] } };
+    const input = {
+      actions: [1, 2],
+      logProbs: [-1, -2],
+      versions: [3, 4],
+      return: 1,
+      metadata: { tag: ['a'] },
+    };
     const pool = new ReplayPool({ capacity: 2 });
     pool.push(input);
     input.actions[0] = 9;
@@ -169,7 +177,9 @@ describe('ReplayPool bad input', () => {
     'refuses capacity %s',
     (capacity) => {
       expect(() => new ReplayPool({ capacity: capacity as number })).toThrow(
-        new RangeError(`capacity must be an integer in [1, 67108864], got ${typeof capacity === 'string' ? '"4"' : capacity}`),
+        new RangeError(
+          `capacity must be an integer in [1, 67108864], got ${typeof capacity === 'string' ? '"4"' : capacity}`,
+        ),
       );
     },
   );
@@ -182,45 +192,148 @@ describe('ReplayPool bad input', () => {
     expect(() => new ReplayPool({ capacity: 2, maxVersionLag: 0.5 })).toThrow(RangeError);
   });
 
-  const good: TrajectoryInput = { actions: [0, 1, 2], logProbs: [-1, -2, -0], versions: [1, 1, 2], return: 3 };
+  const good: TrajectoryInput = {
+    actions: [0, 1, 2],
+    logProbs: [-1, -2, -0],
+    versions: [1, 1, 2],
+    return: 3,
+  };
   const cases: [string, Record<string, unknown>, ErrorConstructor, string][] = [
-    ['a non-finite return', { return: Number.NaN }, RangeError, 'trajectory.return must be a finite number, got NaN'],
+    [
+      'a non-finite return',
+      { return: Number.NaN },
+      RangeError,
+      'trajectory.return must be a finite number, got NaN',
+    ],
     ['an infinite return', { return: Number.POSITIVE_INFINITY }, RangeError, 'got Infinity'],
-    ['a missing return', { return: undefined }, RangeError, 'trajectory.return must be a finite number, got undefined'],
-    ['logProbs shorter than actions', { logProbs: [-1, -2] }, RangeError, 'trajectory.logProbs must have one entry per step (3, the length of actions), got length 2'],
-    ['versions longer than actions', { versions: [1, 1, 1, 1] }, RangeError, 'trajectory.versions must have one entry per step'],
-    ['observations not a multiple of the steps', { observations: [1, 2, 3, 4] }, RangeError, 'positive multiple of 3), got length 4'],
-    ['a negative version', { versions: [1, -1, 2] }, RangeError, 'trajectory.versions[1] must be an integer in [0, 4294967295], got -1'],
-    ['a non-integer version', { versions: [1, 1.5, 2] }, RangeError, 'trajectory.versions[1] must be an integer in [0, 4294967295], got 1.5'],
-    ['a negative single version', { versions: -3 }, RangeError, 'trajectory.versions must be an integer in [0, 4294967295] or one per step, got -3'],
+    [
+      'a missing return',
+      { return: undefined },
+      RangeError,
+      'trajectory.return must be a finite number, got undefined',
+    ],
+    [
+      'logProbs shorter than actions',
+      { logProbs: [-1, -2] },
+      RangeError,
+      'trajectory.logProbs must have one entry per step (3, the length of actions), got length 2',
+    ],
+    [
+      'versions longer than actions',
+      { versions: [1, 1, 1, 1] },
+      RangeError,
+      'trajectory.versions must have one entry per step',
+    ],
+    [
+      'observations not a multiple of the steps',
+      { observations: [1, 2, 3, 4] },
+      RangeError,
+      'positive multiple of 3), got length 4',
+    ],
+    [
+      'a negative version',
+      { versions: [1, -1, 2] },
+      RangeError,
+      'trajectory.versions[1] must be an integer in [0, 4294967295], got -1',
+    ],
+    [
+      'a non-integer version',
+      { versions: [1, 1.5, 2] },
+      RangeError,
+      'trajectory.versions[1] must be an integer in [0, 4294967295], got 1.5',
+    ],
+    [
+      'a negative single version',
+      { versions: -3 },
+      RangeError,
+      'trajectory.versions must be an integer in [0, 4294967295] or one per step, got -3',
+    ],
     ['a non-integer single version', { versions: 2.5 }, RangeError, 'got 2.5'],
     ['a version above 2^32 - 1', { versions: 2 ** 32 }, RangeError, 'got 4294967296'],
-    ['a log-probability above 0', { logProbs: [-1, 0.25, -1] }, RangeError, 'trajectory.logProbs[1] must be a finite log-probability <= 0, got 0.25'],
-    ['a NaN log-probability', { logProbs: [-1, -1, Number.NaN] }, RangeError, 'trajectory.logProbs[2] must be a finite log-probability <= 0, got NaN'],
-    ['a -Infinity log-probability', { logProbs: [Number.NEGATIVE_INFINITY, -1, -1] }, RangeError, 'got -Infinity'],
-    ['a string log-probability', { logProbs: ['-1', -1, -1] }, RangeError, 'trajectory.logProbs[0] must be a finite log-probability <= 0, got "-1"'],
-    ['a negative action', { actions: [0, -1, 2] }, RangeError, 'trajectory.actions[1] must be an integer in [0, 2147483647], got -1'],
+    [
+      'a log-probability above 0',
+      { logProbs: [-1, 0.25, -1] },
+      RangeError,
+      'trajectory.logProbs[1] must be a finite log-probability <= 0, got 0.25',
+    ],
+    [
+      'a NaN log-probability',
+      { logProbs: [-1, -1, Number.NaN] },
+      RangeError,
+      'trajectory.logProbs[2] must be a finite log-probability <= 0, got NaN',
+    ],
+    [
+      'a -Infinity log-probability',
+      { logProbs: [Number.NEGATIVE_INFINITY, -1, -1] },
+      RangeError,
+      'got -Infinity',
+    ],
+    [
+      'a string log-probability',
+      { logProbs: ['-1', -1, -1] },
+      RangeError,
+      'trajectory.logProbs[0] must be a finite log-probability <= 0, got "-1"',
+    ],
+    [
+      'a negative action',
+      { actions: [0, -1, 2] },
+      RangeError,
+      'trajectory.actions[1] must be an integer in [0, 2147483647], got -1',
+    ],
     ['a fractional action', { actions: [0, 1, 0.5] }, RangeError, 'got 0.5'],
     ['an action above 2^31 - 1', { actions: [2 ** 31, 1, 1] }, RangeError, 'got 2147483648'],
-    ['no steps', { actions: [], logProbs: [], versions: [] }, RangeError, 'trajectory.actions must hold at least one step, got length 0'],
-    ['actions that are not an array', { actions: 'abc' }, TypeError, 'trajectory.actions must be an array or typed array of numbers, got "abc"'],
-    ['logProbs that are not an array', { logProbs: null }, TypeError, 'trajectory.logProbs must be an array or typed array of numbers, got null'],
-    ['versions that are not an array', { versions: { length: -1 } }, TypeError, 'trajectory.versions must be an array'],
-    ['an infinite observation', { observations: [0, 1, Number.POSITIVE_INFINITY] }, RangeError, 'trajectory.observations[2] must be a finite number, got Infinity'],
-    ['metadata that is not JSON', { metadata: { when: new Date(0) } }, TypeError, 'trajectory.metadata.when must be a plain object to be JSON, got a Date'],
+    [
+      'no steps',
+      { actions: [], logProbs: [], versions: [] },
+      RangeError,
+      'trajectory.actions must hold at least one step, got length 0',
+    ],
+    [
+      'actions that are not an array',
+      { actions: 'abc' },
+      TypeError,
+      'trajectory.actions must be an array or typed array of numbers, got "abc"',
+    ],
+    [
+      'logProbs that are not an array',
+      { logProbs: null },
+      TypeError,
+      'trajectory.logProbs must be an array or typed array of numbers, got null',
+    ],
+    [
+      'versions that are not an array',
+      { versions: { length: -1 } },
+      TypeError,
+      'trajectory.versions must be an array',
+    ],
+    [
+      'an infinite observation',
+      { observations: [0, 1, Number.POSITIVE_INFINITY] },
+      RangeError,
+      'trajectory.observations[2] must be a finite number, got Infinity',
+    ],
+    [
+      'metadata that is not JSON',
+      { metadata: { when: new Date(0) } },
+      TypeError,
+      'trajectory.metadata.when must be a plain object to be JSON, got a Date',
+    ],
   ];
 
-  it.each(cases)('refuses %s with a clear error and leaves the pool unchanged', (_, change, Type, message) => {
-    const pool = new ReplayPool({ capacity: 2 });
-    pool.push(good);
-    pool.push({ ...good, return: -0 });
-    pool.push({ ...good, return: 5 });
-    const before = observe(pool);
-    const bad = { ...good, ...change } as TrajectoryInput;
-    expect(() => pool.push(bad)).toThrow(Type);
-    expect(() => pool.push(bad)).toThrow(message);
-    expect(observe(pool)).toEqual(before);
-  });
+  it.each(cases)(
+    'refuses %s with a clear error and leaves the pool unchanged',
+    (_, change, Type, message) => {
+      const pool = new ReplayPool({ capacity: 2 });
+      pool.push(good);
+      pool.push({ ...good, return: -0 });
+      pool.push({ ...good, return: 5 });
+      const before = observe(pool);
+      const bad = { ...good, ...change } as TrajectoryInput;
+      expect(() => pool.push(bad)).toThrow(Type);
+      expect(() => pool.push(bad)).toThrow(message);
+      expect(observe(pool)).toEqual(before);
+    },
+  );
 
   it('refuses a trajectory that is not an object', () => {
     const pool = new ReplayPool({ capacity: 2 });
@@ -269,7 +382,9 @@ describe('ReplayPool bad input', () => {
       new RangeError('positions must hold at least one position, got an empty array'),
     );
     expect(() => pool.selectionStaleness(3 as never, 2)).toThrow(TypeError);
-    expect(() => pool.selectionStaleness([0, 2], 2)).toThrow('positions[1] must be an integer in [0, 2), got 2');
+    expect(() => pool.selectionStaleness([0, 2], 2)).toThrow(
+      'positions[1] must be an integer in [0, 2), got 2',
+    );
     expect(() => pool.selectionStaleness([0, -1], 2)).toThrow(RangeError);
     expect(() => pool.selectionStaleness([0.5], 2)).toThrow(RangeError);
   });

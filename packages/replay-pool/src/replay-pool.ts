@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { ColumnArena } from './column-arena.js';
 import { createTrajectory, MAX_VERSION } from './create-trajectory.js';
 import { decodeSnapshot } from './decode-snapshot.js';
 import { describeValue } from './describe-value.js';
@@ -57,6 +58,7 @@ export class ReplayPool implements Iterable<Trajectory> {
   #pushed = 0;
   #evicted = 0;
   #modifications = 0;
+  readonly #arena = new ColumnArena();
 
   /**
    * @param options - capacity and optional version-lag bound
@@ -93,7 +95,8 @@ export class ReplayPool implements Iterable<Trajectory> {
    * @throws PoolError as {@link ReplayPool.load}; TypeError when `bytes` is not a Uint8Array
    */
   static fromBytes(bytes: Uint8Array): ReplayPool {
-    if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${describeValue(bytes)}`);
+    if (!(bytes instanceof Uint8Array))
+      throw new TypeError(`bytes must be a Uint8Array, got ${describeValue(bytes)}`);
     return ReplayPool.#fromState(decodeSnapshot(bytes));
   }
 
@@ -139,7 +142,7 @@ export class ReplayPool implements Iterable<Trajectory> {
    */
   push(trajectory: TrajectoryInput): number {
     const sequence = this.#pushed;
-    const stored = createTrajectory(trajectory, sequence);
+    const stored = createTrajectory(trajectory, sequence, this.#arena);
     const capacity = this.#capacity;
     let tail = this.#head + this.#size;
     if (tail >= capacity) tail -= capacity;
@@ -166,7 +169,9 @@ export class ReplayPool implements Iterable<Trajectory> {
    */
   at(position: number): Trajectory {
     if (!Number.isInteger(position) || position < 0 || position >= this.#size) {
-      throw new RangeError(`position must be an integer in [0, ${this.#size}), got ${describeValue(position)}`);
+      throw new RangeError(
+        `position must be an integer in [0, ${this.#size}), got ${describeValue(position)}`,
+      );
     }
     return this.#at(position);
   }
@@ -271,7 +276,11 @@ export class ReplayPool implements Iterable<Trajectory> {
   staleness(currentVersion: number): Staleness {
     const version = checkInteger(currentVersion, 'currentVersion', 0, MAX_VERSION);
     if (this.#size === 0) throw new PoolError('EMPTY_POOL', 'staleness of an empty pool is undefined');
-    return measureStaleness(Array.from(this, (t) => t), this.#size, version);
+    return measureStaleness(
+      Array.from(this, (t) => t),
+      this.#size,
+      version,
+    );
   }
 
   /**
@@ -298,7 +307,9 @@ export class ReplayPool implements Iterable<Trajectory> {
     for (let i = 0; i < count; i++) {
       const p = positions[i];
       if (typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p >= this.#size) {
-        throw new RangeError(`positions[${i}] must be an integer in [0, ${this.#size}), got ${describeValue(p)}`);
+        throw new RangeError(
+          `positions[${i}] must be an integer in [0, ${this.#size}), got ${describeValue(p)}`,
+        );
       }
       if (seen[p] === 0) {
         seen[p] = 1;
@@ -351,7 +362,8 @@ export class ReplayPool implements Iterable<Trajectory> {
    * @throws as {@link ReplayPool.fromBytes}
    */
   restoreBytes(bytes: Uint8Array): void {
-    if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array, got ${describeValue(bytes)}`);
+    if (!(bytes instanceof Uint8Array))
+      throw new TypeError(`bytes must be a Uint8Array, got ${describeValue(bytes)}`);
     this.#adopt(decodeSnapshot(bytes));
   }
 

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 as zlibCrc32 } from 'node:zlib';
@@ -68,7 +76,9 @@ describe('ReplayPool snapshots', () => {
       pool.evictedCount,
     ]);
     const first = inputs.length - copy.size;
-    [...copy].forEach((t, position) => expectStored(t, inputs[first + position]!, first + position));
+    [...copy].forEach((t, position) => {
+      expectStored(t, inputs[first + position]!, first + position);
+    });
     expect(copy.returns()).toEqual(pool.returns());
     const path = freshPath();
     pool.save(path);
@@ -141,7 +151,10 @@ describe('ReplayPool snapshots', () => {
     const bytes = examplePool().toBytes();
     const notMagic = bytes.slice();
     notMagic[3] = 0x58;
-    expect(poolErrorOf(() => ReplayPool.fromBytes(notMagic))).toMatchObject({ code: 'SNAPSHOT_MAGIC', offset: 3 });
+    expect(poolErrorOf(() => ReplayPool.fromBytes(notMagic))).toMatchObject({
+      code: 'SNAPSHOT_MAGIC',
+      offset: 3,
+    });
     const future = bytes.slice();
     new DataView(future.buffer).setUint32(8, 2, true);
     expect(poolErrorOf(() => ReplayPool.fromBytes(resign(future)))).toMatchObject({
@@ -179,7 +192,12 @@ describe('ReplayPool snapshots', () => {
   const second = 64 + 28 + 16;
   const metadataAt = second + 28;
   const columnsAt = metadataAt + '{"task":"maze","seed":7}'.length;
-  const crafted: [string, (view: DataView, bytes: Uint8Array) => Uint8Array | undefined, number | 'end', string][] = [
+  const crafted: [
+    string,
+    (view: DataView, bytes: Uint8Array) => Uint8Array | undefined,
+    number | 'end',
+    string,
+  ][] = [
     ['capacity 0', (v) => void v.setUint32(32, 0, true), 32, 'capacity'],
     ['a lag flag of 2', (v) => void v.setUint32(36, 2, true), 36, 'maxVersionLag'],
     ['a lag without its flag', (v) => void v.setUint32(36, 0, true), 36, 'maxVersionLag'],
@@ -188,35 +206,87 @@ describe('ReplayPool snapshots', () => {
     ['a count above 2^53', (v) => void v.setUint32(52, 2 ** 21, true), 48, 'pushedCount'],
     ['a wrong sequence', (v) => void v.setUint32(second, 5, true), second, 'trajectory 1 sequence'],
     ['zero steps', (v) => void v.setUint32(second + 8, 0, true), second + 8, 'trajectory 1 length'],
-    ['a NaN return', (v) => void v.setFloat64(second + 16, Number.NaN, true), second + 16, 'trajectory 1 return'],
-    ['metadata longer than the body', (v) => void v.setUint32(second + 24, 9999, true), metadataAt, 'trajectory 1 metadata'],
-    ['invalid UTF-8 metadata', (_, b) => void (b[metadataAt + 2] = 0xff), metadataAt, 'trajectory 1 metadata'],
+    [
+      'a NaN return',
+      (v) => void v.setFloat64(second + 16, Number.NaN, true),
+      second + 16,
+      'trajectory 1 return',
+    ],
+    [
+      'metadata longer than the body',
+      (v) => void v.setUint32(second + 24, 9999, true),
+      metadataAt,
+      'trajectory 1 metadata',
+    ],
+    [
+      'invalid UTF-8 metadata',
+      (_, b) => void (b[metadataAt + 2] = 0xff),
+      metadataAt,
+      'trajectory 1 metadata',
+    ],
     ['metadata that is not JSON', (_, b) => void (b[metadataAt] = 0x7d), metadataAt, 'trajectory 1 metadata'],
-    ['non-canonical JSON metadata', (_, b) => void (b[metadataAt + 1] = 0x20), metadataAt, 'trajectory 1 metadata'],
+    [
+      'non-canonical JSON metadata',
+      (_, b) => void (b[metadataAt + 1] = 0x20),
+      metadataAt,
+      'trajectory 1 metadata',
+    ],
     ['a negative action', (v) => void v.setInt32(columnsAt, -3, true), columnsAt, 'trajectory 1 actions[0]'],
-    ['a positive log-probability', (v) => void v.setFloat64(columnsAt + 16, 0.5, true), columnsAt + 16, 'trajectory 1 logProbs[1]'],
-    ['a NaN log-probability', (v) => void v.setFloat64(columnsAt + 8, Number.NaN, true), columnsAt + 8, 'trajectory 1 logProbs[0]'],
-    ['a -Infinity log-probability', (v) => void v.setFloat64(columnsAt + 8, Number.NEGATIVE_INFINITY, true), columnsAt + 8, 'trajectory 1 logProbs[0]'],
-    ['an infinite observation', (v) => void v.setFloat64(columnsAt + 48, Number.POSITIVE_INFINITY, true), columnsAt + 48, 'trajectory 1 observations[2]'],
-    ['columns past the end', (v) => void v.setUint32(second + 12, 3, true), columnsAt, 'trajectory 1 columns'],
-    ['a record past the end', (v) => {
+    [
+      'a positive log-probability',
+      (v) => void v.setFloat64(columnsAt + 16, 0.5, true),
+      columnsAt + 16,
+      'trajectory 1 logProbs[1]',
+    ],
+    [
+      'a NaN log-probability',
+      (v) => void v.setFloat64(columnsAt + 8, Number.NaN, true),
+      columnsAt + 8,
+      'trajectory 1 logProbs[0]',
+    ],
+    [
+      'a -Infinity log-probability',
+      (v) => void v.setFloat64(columnsAt + 8, Number.NEGATIVE_INFINITY, true),
+      columnsAt + 8,
+      'trajectory 1 logProbs[0]',
+    ],
+    [
+      'an infinite observation',
+      (v) => void v.setFloat64(columnsAt + 48, Number.POSITIVE_INFINITY, true),
+      columnsAt + 48,
+      'trajectory 1 observations[2]',
+    ],
+    [
+      'columns past the end',
+      (v) => void v.setUint32(second + 12, 3, true),
+      columnsAt,
+      'trajectory 1 columns',
+    ],
+    [
+      'a record past the end',
+      (v) => {
         v.setUint32(44, 3, true); // size 3 (capacity is 4) ...
         v.setUint32(48, 3, true); // ... and pushed 3, so the counters agree but only 2 records follow
         return undefined;
       },
-      'end', 'trajectory 2'],
+      'end',
+      'trajectory 2',
+    ],
     ['unread bytes after the records', (_, b) => Uint8Array.from([...b, 0, 0]), 'end', 'body end'],
   ];
 
-  it.each(crafted)('reports SNAPSHOT_CORRUPT at the right place for %s, even with valid checksums', (_, edit, offset, place) => {
-    const original = examplePool().toBytes();
-    const bytes = original.slice();
-    const edited = edit(new DataView(bytes.buffer), bytes) ?? bytes;
-    const error = poolErrorOf(() => ReplayPool.fromBytes(resign(edited)));
-    expect(error.code).toBe('SNAPSHOT_CORRUPT');
-    expect(error.place).toBe(place);
-    expect(error.offset).toBe(offset === 'end' ? original.length : offset);
-  });
+  it.each(crafted)(
+    'reports SNAPSHOT_CORRUPT at the right place for %s, even with valid checksums',
+    (_, edit, offset, place) => {
+      const original = examplePool().toBytes();
+      const bytes = original.slice();
+      const edited = edit(new DataView(bytes.buffer), bytes) ?? bytes;
+      const error = poolErrorOf(() => ReplayPool.fromBytes(resign(edited)));
+      expect(error.code).toBe('SNAPSHOT_CORRUPT');
+      expect(error.place).toBe(place);
+      expect(error.offset).toBe(offset === 'end' ? original.length : offset);
+    },
+  );
 
   it('restore() replaces everything only when the whole file verifies', () => {
     const path = freshPath();
@@ -229,7 +299,10 @@ describe('ReplayPool snapshots', () => {
     const good = readFileSync(path);
     for (const [bytes, code] of [
       [good.subarray(0, good.length - 1), 'SNAPSHOT_TRUNCATED'],
-      [Buffer.concat([good.subarray(0, 40), Buffer.from([good[40]! ^ 1]), good.subarray(41)]), 'SNAPSHOT_CORRUPT'],
+      [
+        Buffer.concat([good.subarray(0, 40), Buffer.from([good[40]! ^ 1]), good.subarray(41)]),
+        'SNAPSHOT_CORRUPT',
+      ],
       [Buffer.from('not a snapshot'), 'SNAPSHOT_MAGIC'],
     ] as const) {
       const bad = freshPath();
@@ -273,7 +346,9 @@ describe('ReplayPool snapshots', () => {
       new TypeError('bytes must be a Uint8Array, got an array of length 2'),
     );
     expect(() => pool.restoreBytes('x' as never)).toThrow(TypeError);
-    expect(() => ReplayPool.load(join(dir, 'absent.snap'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    expect(() => ReplayPool.load(join(dir, 'absent.snap'))).toThrow(
+      expect.objectContaining({ code: 'ENOENT' }),
+    );
     expect(pool.size).toBe(2);
   });
 });

@@ -3,7 +3,9 @@ import type { JsonValue } from './json-value.js';
 /**
  * A trajectory as the pool stores it: frozen, with columnar typed arrays of one entry per step, its
  * sequence id and its version range. Treat the typed arrays as read-only: they are the pool's own copy
- * and a snapshot saves them as they are.
+ * and a snapshot saves them as they are. They are views into a 256 KiB slab shared with neighbouring
+ * trajectories (allocating one ArrayBuffer per trajectory would cost more than the copy), so their
+ * `.buffer` holds other trajectories' bytes, and keeping an evicted trajectory keeps its slab alive.
  *
  * @example
  * ```ts

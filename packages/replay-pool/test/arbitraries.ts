@@ -7,8 +7,7 @@ import type { JsonValue, Trajectory, TrajectoryInput } from '../src/index.js';
 export const finiteDouble = (): fc.Arbitrary<number> => fc.double({ noNaN: true, noDefaultInfinity: true });
 
 /** Valid log-probabilities: finite and <= 0, including -0 and -Number.MAX_VALUE. */
-export const logProb = (): fc.Arbitrary<number> =>
-  fc.double({ noNaN: true, min: -Number.MAX_VALUE, max: 0 });
+export const logProb = (): fc.Arbitrary<number> => fc.double({ noNaN: true, min: -Number.MAX_VALUE, max: 0 });
 
 /** Either the plain array or the same numbers in a typed array of the given constructor. */
 function plainOrTyped(
@@ -51,7 +50,9 @@ export const trajectoryInput = (options: InputOptions = {}): fc.Arbitrary<Trajec
         actions: plainOrTyped(actions, Int32Array, typed),
         logProbs: plainOrTyped(logProbs, Float64Array, typed),
         versions: typeof versions === 'number' ? versions : plainOrTyped(versions, Uint32Array, typed),
-        ...(observations === undefined ? {} : { observations: plainOrTyped(observations, Float64Array, typed) }),
+        ...(observations === undefined
+          ? {}
+          : { observations: plainOrTyped(observations, Float64Array, typed) }),
       })),
   );
 };

@@ -1,0 +1,43 @@
+/** Bytes per shared slab: room for about 2,000 trajectories of 8 steps. */
+const SLAB_BYTES = 1 << 18;
+/** Blocks above this size get an ArrayBuffer of their own, so one long trajectory never strands a slab. */
+const LARGE_BLOCK_BYTES = SLAB_BYTES >>> 3;
+
+/**
+ * Bump allocator of the byte blocks that hold trajectories' columns. Allocating an ArrayBuffer costs
+ * microseconds in V8 (an off-heap allocation tracked by the garbage collector), far more than copying a
+ * short trajectory, so small blocks are carved out of shared 256 KiB slabs instead. A FIFO pool frees
+ * trajectories in allocation order, so slabs die whole and memory stays bounded: held bytes plus at
+ * most two partly used slabs (a caller that keeps an evicted trajectory keeps its slab alive).
+ *
+ * Use: `reserve(bytes)` returns where a block would go without committing it; `commit()` keeps it.
+ * A block that is reserved but not committed (the input failed validation) is simply reused. Internal.
+ */
+export class ColumnArena {
+  #slab = new ArrayBuffer(0);
+  #used = 0;
+  #reserved = 0;
+
+  /**
+   * @param bytes - block size, a multiple of 8
+   * @returns the buffer and 8-aligned byte offset of the block
+   */
+  reserve(bytes: number): { buffer: ArrayBuffer; offset: number } {
+    if (bytes > LARGE_BLOCK_BYTES) {
+      this.#reserved = 0;
+      return { buffer: new ArrayBuffer(bytes), offset: 0 };
+    }
+    if (this.#used + bytes > this.#slab.byteLength) {
+      this.#slab = new ArrayBuffer(SLAB_BYTES);
+      this.#used = 0;
+    }
+    this.#reserved = bytes;
+    return { buffer: this.#slab, offset: this.#used };
+  }
+
+  /** Keeps the block returned by the last `reserve`. */
+  commit(): void {
+    this.#used += this.#reserved;
+    this.#reserved = 0;
+  }
+}
