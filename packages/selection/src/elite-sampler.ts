@@ -1,14 +1,16 @@
-import { KeepBest } from './keep-best.js';
-import { MinibatchDraw } from './minibatch-draw.js';
+import { EliteDraw } from './elite-draw.js';
 import { type RandomSource, toUniform } from './random.js';
 import { checkSelectionOptions, type SelectionOptions } from './selection-options.js';
 import { checkReturns } from './validate.js';
 
-/** One minibatch drawn by {@link EliteSampler.next}: views that the next call overwrites. */
+/** One minibatch drawn by {@link EliteSampler.next}: views that the next call overwrites (copy to keep). */
 export interface Minibatch {
   /** The C drawn items (indices into `returns`), in draw order. */
   readonly batch: Uint32Array;
-  /** The kept items (indices into `returns`): the K best of `batch`, or fewer with a threshold. */
+  /**
+   * The kept items (indices into `returns`): the K best of `batch`, or fewer with a threshold; those
+   * strictly above the K-th best return first, in draw order, then the tied ones chosen at random.
+   */
   readonly kept: Uint32Array;
 }
 
@@ -32,12 +34,10 @@ export class EliteSampler {
   /** Pool size n: the number of returns. */
   readonly size: number;
   readonly #returns: Float64Array;
-  readonly #draw: MinibatchDraw;
-  readonly #keepBest: KeepBest;
-  readonly #batch: Uint32Array;
-  readonly #scores: Float64Array;
-  readonly #positions: Uint32Array;
-  readonly #kept: Uint32Array;
+  readonly #draw: EliteDraw;
+  /** One view of the kept buffer per possible count, and one result object: nothing is allocated per call. */
+  readonly #keptViews: Uint32Array[];
+  readonly #result: { batch: Uint32Array; kept: Uint32Array };
 
   /**
    * @param returns - the return of each item (finite numbers; not copied when a Float64Array, so do not
@@ -49,14 +49,11 @@ export class EliteSampler {
   constructor(returns: ArrayLike<number>, options: Omit<SelectionOptions, 'batches'>, random: RandomSource) {
     this.#returns = checkReturns(returns);
     this.size = this.#returns.length;
-    const { batchSize, keep, threshold } = checkSelectionOptions(options, this.#returns.length, false);
-    const uniform = toUniform(random);
-    this.#draw = new MinibatchDraw(this.#returns.length, batchSize, uniform);
-    this.#keepBest = new KeepBest(batchSize, keep, threshold, uniform);
-    this.#batch = new Uint32Array(batchSize);
-    this.#scores = new Float64Array(batchSize);
-    this.#positions = new Uint32Array(keep);
-    this.#kept = new Uint32Array(keep);
+    const { batchSize, keep, threshold } = checkSelectionOptions(options, this.size, false);
+    this.#draw = new EliteDraw(this.size, batchSize, keep, threshold, toUniform(random));
+    const kept = this.#draw.kept;
+    this.#keptViews = Array.from({ length: keep + 1 }, (_, count) => kept.subarray(0, count));
+    this.#result = { batch: this.#draw.batch, kept };
   }
 
   /**
@@ -65,13 +62,7 @@ export class EliteSampler {
    * @throws RangeError when `random` yields a value outside [0, 1).
    */
   next(): Minibatch {
-    const batch = this.#batch;
-    const scores = this.#scores;
-    const returns = this.#returns;
-    this.#draw.draw(batch);
-    for (let i = 0; i < batch.length; i++) scores[i] = returns[batch[i]!]!;
-    const count = this.#keepBest.select(scores, batch.length, this.#positions);
-    for (let i = 0; i < count; i++) this.#kept[i] = batch[this.#positions[i]!]!;
-    return { batch, kept: this.#kept.subarray(0, count) };
+    this.#result.kept = this.#keptViews[this.#draw.next(this.#returns)]!;
+    return this.#result;
   }
 }

@@ -1,5 +1,4 @@
-import { KeepBest } from './keep-best.js';
-import { MinibatchDraw } from './minibatch-draw.js';
+import { EliteDraw } from './elite-draw.js';
 import { type RandomSource, toUniform } from './random.js';
 import { checkPositiveInteger, checkSizes } from './validate.js';
 
@@ -33,19 +32,12 @@ export function monteCarloOccupancy(
 ): Float64Array {
   checkSizes(n, batchSize, keep);
   checkPositiveInteger('draws', draws, Number.MAX_SAFE_INTEGER);
-  const uniform = toUniform(random);
-  const drawer = new MinibatchDraw(n, batchSize, uniform);
-  // Ranks are 0-based item indices with 0 the best, so the score of rank i is −i: no ties.
-  const keepBest = new KeepBest(batchSize, keep, undefined, uniform);
-  const batch = new Uint32Array(batchSize);
-  const scores = new Float64Array(batchSize);
-  const positions = new Uint32Array(keep);
+  // Scores null: item i is rank i + 1, so the K best are the K lowest indices (no ties).
+  const elite = new EliteDraw(n, batchSize, keep, undefined, toUniform(random));
   const counts = new Float64Array(n);
   for (let d = 0; d < draws; d++) {
-    drawer.draw(batch);
-    for (let i = 0; i < batchSize; i++) scores[i] = -batch[i]!;
-    keepBest.select(scores, batchSize, positions);
-    for (let i = 0; i < keep; i++) counts[batch[positions[i]!]!]!++;
+    elite.next(null);
+    for (let i = 0; i < keep; i++) counts[elite.kept[i]!]!++;
   }
   const scale = 1 / (keep * draws);
   for (let r = 0; r < n; r++) counts[r]! *= scale;

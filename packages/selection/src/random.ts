@@ -15,38 +15,38 @@ export type RandomSource = (() => number) | IntegerGenerator;
 const TWO_POW_26 = 67108864;
 const TWO_POW_53 = 9007199254740992;
 
+/** Kept out of the draw closures so that they stay small enough to inline into the sampling loops. */
+function outOfRange(u: unknown): never {
+  throw new RangeError(`random must return numbers in [0, 1), got ${String(u)}`);
+}
+
 /**
- * Gives a `() => number` uniform on [0, 1) that throws a RangeError, naming `random`, as soon as the
- * source yields a value outside [0, 1) (or NaN), so that a broken source cannot silently bias a selection.
- * @throws TypeError when `random` is neither a function nor an object with a `next()` method.
+ * Gives a `() => number` uniform on [0, 1) from a random source.
+ *
+ * A function source is checked at every draw: a value outside [0, 1) (or NaN) throws a RangeError naming
+ * `random`, so that a broken source cannot silently bias a selection. A generator's 53-bit uniforms lie
+ * in [0, 1) by construction; a generator with `clone()` (every pure-rand one) is probed once on a clone,
+ * so that an old pure-rand 6 generator, whose `next()` returns a pair, is refused instead of yielding 0s.
+ * @throws TypeError when `random` is neither a function nor an object with a `next()` method, or when
+ * its `next()` does not return a number.
  */
 export function toUniform(random: unknown): () => number {
-  let draw: () => number;
   if (typeof random === 'function') {
-    draw = random as () => number;
-  } else if (
-    random !== null &&
-    typeof random === 'object' &&
-    typeof (random as IntegerGenerator).next === 'function'
-  ) {
-    const generator = random as IntegerGenerator;
-    // 53 random bits from two 32-bit outputs: the top 27 bits of one and the top 26 of the other.
-    draw = () => {
-      const high = generator.next();
-      const low = generator.next();
-      if (typeof high !== 'number' || typeof low !== 'number') {
-        throw new TypeError('random.next() must return a number (a pure-rand >= 7 generator)');
-      }
-      return ((high >>> 5) * TWO_POW_26 + (low >>> 6)) / TWO_POW_53;
+    const draw = random as () => number;
+    return () => {
+      const u = draw();
+      return u >= 0 && u < 1 ? u : outOfRange(u);
     };
-  } else {
-    throw new TypeError(
-      `random must be a function returning numbers in [0, 1) or a generator with next(), got ${String(random)}`,
-    );
   }
-  return () => {
-    const u = draw();
-    if (!(u >= 0 && u < 1)) throw new RangeError(`random must return numbers in [0, 1), got ${String(u)}`);
-    return u;
-  };
+  if (random !== null && typeof random === 'object' && typeof (random as IntegerGenerator).next === 'function') {
+    const generator = random as IntegerGenerator & { clone?: () => IntegerGenerator };
+    if (typeof generator.clone === 'function' && typeof generator.clone().next() !== 'number') {
+      throw new TypeError('random.next() must return a number (a pure-rand >= 7 generator)');
+    }
+    // 53 random bits from two 32-bit outputs: the top 27 bits of one and the top 26 of the other.
+    return () => ((generator.next() >>> 5) * TWO_POW_26 + (generator.next() >>> 6)) / TWO_POW_53;
+  }
+  throw new TypeError(
+    `random must be a function returning numbers in [0, 1) or a generator with next(), got ${String(random)}`,
+  );
 }

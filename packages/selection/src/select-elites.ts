@@ -3,6 +3,9 @@ import type { RandomSource } from './random.js';
 import type { SelectionOptions } from './selection-options.js';
 import { checkPositiveInteger } from './validate.js';
 
+/** Most items one call may select (the length of `indices`): 2^30, a 4 GiB array. */
+const MAX_SELECTED = 2 ** 30;
+
 /** What {@link selectElites} selected. */
 export interface EliteSelection {
   /** The selected items (indices into `returns`), minibatch after minibatch, each in draw order. */
@@ -46,6 +49,9 @@ export function selectElites(
 ): EliteSelection {
   const sampler = new EliteSampler(returns, options, random);
   const batches = checkPositiveInteger('batches', options.batches);
+  if (batches * options.keep > MAX_SELECTED) {
+    throw new RangeError(`batches × keep must be <= ${MAX_SELECTED}, got ${batches} × ${options.keep}`);
+  }
   const indices = new Uint32Array(batches * options.keep);
   const counts = new Uint32Array(sampler.size);
   const offsets = new Uint32Array(batches + 1);
