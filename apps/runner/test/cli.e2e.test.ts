@@ -32,17 +32,29 @@ beforeAll(() => {
 describe('ftw reproduce', () => {
   const out = tempRoot();
   let first: Result;
+  let second: Result;
 
   beforeAll(() => {
-    first = ftw('reproduce', '--out', out, '--name', 'a', '--json');
+    first = ftw('reproduce', '--out', out, '--name', 'a');
+    second = ftw('reproduce', '--out', out, '--name', 'b', '--json');
   });
 
   it('reaches a mean optimal-arm probability between 0.960 and 0.975', () => {
-    expect(first.status, first.stderr).toBe(0);
-    const summary = JSON.parse(first.stdout) as { optimalArmProbability: { mean: number; perSeed: object } };
+    expect(second.status, second.stderr).toBe(0);
+    const summary = JSON.parse(second.stdout) as { optimalArmProbability: { mean: number; perSeed: object } };
     expect(Object.keys(summary.optimalArmProbability.perSeed)).toEqual(['0', '1', '2']);
     expect(summary.optimalArmProbability.mean).toBeGreaterThanOrEqual(0.96);
     expect(summary.optimalArmProbability.mean).toBeLessThanOrEqual(0.975);
+    // --json prints the summary only: no progress, no table.
+    expect(second.stderr).toBe('');
+  });
+
+  it('prints the table and plain progress lines when not on a terminal', () => {
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/mean optimal-arm probability: 0\.9\d{3}/);
+    expect(first.stdout).toMatch(/\| 0 +\| +0\.9\d{3} \|/);
+    expect(first.stderr).toMatch(/^reproduce: 10% \(72\/720\)/m);
+    expect(first.stderr).toMatch(/^reproduce: 100% \(720\/720\)/m);
   });
 
   it('writes every artifact, and each parses', () => {
@@ -86,26 +98,13 @@ describe('ftw reproduce', () => {
     for (const image of images) expect(readFileSync(join(dir, image), 'utf8')).toMatch(/^<svg[^>]*>/);
     const timing = readJson(join(dir, 'timing.json')) as { durationMs: number };
     expect(timing.durationMs).toBeGreaterThanOrEqual(0);
-    expect(readdirSync(out)).toEqual(['a']);
+    expect(readdirSync(out).sort()).toEqual(['a', 'b']);
   });
 
   it('gives byte-identical metrics and summary when run twice', () => {
-    const second = ftw('reproduce', '--out', out, '--name', 'b', '--quiet');
-    expect(second.status, second.stderr).toBe(0);
-    expect(second.stdout).toBe('');
-    expect(second.stderr).toBe('');
     for (const file of ['metrics.ndjson', 'summary.json']) {
       expect(readFileSync(join(out, 'b', file))).toEqual(readFileSync(join(out, 'a', file)));
     }
-  });
-
-  it('prints the table and plain progress lines when not on a terminal', () => {
-    const r = ftw('reproduce', '--out', tempRoot());
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/mean optimal-arm probability: 0\.9\d{3}/);
-    expect(r.stdout).toMatch(/\| 0 +\| +0\.9\d{3} \|/);
-    expect(r.stderr).toMatch(/^reproduce: 10% \(72\/720\)/m);
-    expect(r.stderr).toMatch(/^reproduce: 100% \(720\/720\)/m);
   });
 });
 
@@ -189,6 +188,7 @@ describe('ftw occupancy', () => {
     const out = tempRoot();
     const r = ftw('occupancy', '--out', out, '--draws', '20000', '--quiet');
     expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toBe('');
     const dir = join(out, 'occupancy');
     expect(readFileSync(join(dir, 'figure-1.svg'), 'utf8')).toMatch(/^<svg/);
     const lines = readFileSync(join(dir, 'occupancy.csv'), 'utf8').trimEnd().split('\n');

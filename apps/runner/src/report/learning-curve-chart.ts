@@ -36,7 +36,13 @@ export function learningCurveChart(
   options: LearningCurveOptions,
 ): TopLevelSpec {
   const order = [...new Set(points.map((p) => p.series))];
-  const color = { field: 'series', type: 'nominal', title: options.legend ?? 'method', sort: order } as const;
+  const color = {
+    field: 'series',
+    type: 'nominal',
+    title: options.legend ?? 'method',
+    sort: order,
+    legend: { labelLimit: 320, symbolType: 'stroke', symbolStrokeWidth: 2, symbolOpacity: 1 },
+  } as const;
   const x = { field: 'samples', type: 'quantitative', title: 'environment samples' } as const;
   const scale =
     options.logScale === true
@@ -49,7 +55,7 @@ export function learningCurveChart(
     encoding: { x, y: { field: 'mean', type: 'quantitative' as const, title: options.yTitle, scale }, color },
   };
   const band = {
-    mark: { type: 'area' as const, opacity: 0.15 },
+    mark: { type: 'area' as const, opacity: order.length > 4 ? 0.08 : 0.15 },
     encoding: {
       x,
       y: { field: 'lower', type: 'quantitative' as const, title: options.yTitle, scale },

@@ -1,0 +1,10 @@
+/**
+ * The runner's training loop as a module, for the benchmark (`bench/index.mjs` imports `dist/training.js`).
+ * Not a public API: the runner is an application and this entry may change with it.
+ */
+export { COMPARE_SCENARIOS } from './config/compare-scenarios.js';
+export { REPRODUCE_CONFIG } from './config/reproduce-config.js';
+export { seededStreams } from './random/seeded-streams.js';
+export { createEnvironment } from './train/create-environment.js';
+export { TabularPolicy } from './train/tabular-policy.js';
+export { trainSeed } from './train/train-seed.js';
