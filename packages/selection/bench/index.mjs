@@ -30,7 +30,9 @@ bench('16,384 uniforms (floor)', () => {
   do_not_optimize(s);
 });
 const selectRandom = uniformFrom(3);
-bench('selectElites J=64 C=256 K=16 n=4096', () => do_not_optimize(selectElites(pool, options, selectRandom)));
+bench('selectElites J=64 C=256 K=16 n=4096', () =>
+  do_not_optimize(selectElites(pool, options, selectRandom)),
+);
 const sampler = new EliteSampler(pool, options, uniformFrom(4));
 bench('EliteSampler.next × 64 (C=256 K=16)', () => {
   for (let b = 0; b < options.batches; b++) do_not_optimize(sampler.next());
@@ -46,7 +48,9 @@ bench('20 uniforms (floor)', () => {
   do_not_optimize(s);
 });
 const smallRandom = uniformFrom(7);
-bench('selectElites J=4 C=5 K=1 n=128', () => do_not_optimize(selectElites(small, smallOptions, smallRandom)));
+bench('selectElites J=4 C=5 K=1 n=128', () =>
+  do_not_optimize(selectElites(small, smallOptions, smallRandom)),
+);
 
 await runAndReport([
   { target: 'rankOccupancy(10^6, 256, 16)', floor: 'fill 10^6 doubles (floor)', goal: 10 },

@@ -35,7 +35,13 @@ export class EliteDraw {
    * @param threshold - keep only scores strictly above it (undefined: no threshold).
    * @param uniform - checked uniform source on [0, 1).
    */
-  constructor(n: number, batchSize: number, keep: number, threshold: number | undefined, uniform: () => number) {
+  constructor(
+    n: number,
+    batchSize: number,
+    keep: number,
+    threshold: number | undefined,
+    uniform: () => number,
+  ) {
     this.#n = n;
     this.#keep = keep;
     this.#threshold = threshold ?? Number.NEGATIVE_INFINITY;

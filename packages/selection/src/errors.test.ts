@@ -4,7 +4,8 @@ import { describe, expect } from 'vitest';
 import { EliteSampler, expectedCounts, monteCarloOccupancy, rankOccupancy, selectElites } from './index.js';
 
 /** Documented argument errors: a TypeError or RangeError whose message starts with the parameter. */
-const PARAMETER = /^(n|batchSize|keep|batches|draws|threshold|returns(\[\d+\]|\.length)?|batches × keep|options|random(\.next\(\))?|out) must /;
+const PARAMETER =
+  /^(n|batchSize|keep|batches|draws|threshold|returns(\[\d+\]|\.length)?|batches × keep|options|random(\.next\(\))?|out) must /;
 
 function expectValidOrDocumentedError(run: () => unknown, check: (result: unknown) => void): void {
   let result: unknown;
@@ -77,10 +78,13 @@ describe('every public function', () => {
     },
   );
 
-  test.prop([size, size, size, draws, random])('monteCarloOccupancy: a distribution or a documented error', (n, C, K, d, g) => {
-    expectValidOrDocumentedError(
-      () => monteCarloOccupancy(n as number, C as number, K as number, d as number, g as () => number),
-      (q) => expect(Math.abs((q as Float64Array).reduce((s, x) => s + x, 0) - 1)).toBeLessThan(1e-9),
-    );
-  });
+  test.prop([size, size, size, draws, random])(
+    'monteCarloOccupancy: a distribution or a documented error',
+    (n, C, K, d, g) => {
+      expectValidOrDocumentedError(
+        () => monteCarloOccupancy(n as number, C as number, K as number, d as number, g as () => number),
+        (q) => expect(Math.abs((q as Float64Array).reduce((s, x) => s + x, 0) - 1)).toBeLessThan(1e-9),
+      );
+    },
+  );
 });

@@ -21,28 +21,35 @@ function exactExpected(returns: number[], J: number, C: number, K: number, thres
   });
 }
 
-const cases = fc.integer({ min: 1, max: 30 }).chain((n) =>
-  fc.integer({ min: 1, max: n }).chain((C) =>
-    fc.tuple(
-      fc.array(fc.integer({ min: 0, max: 3 }), { minLength: n, maxLength: n }),
-      fc.constant(C),
-      fc.integer({ min: 1, max: C }),
-      fc.integer({ min: 1, max: 1000 }),
-      fc.option(fc.integer({ min: -1, max: 3 }), { nil: undefined }),
-    ),
-  ),
-);
+const cases = fc
+  .integer({ min: 1, max: 30 })
+  .chain((n) =>
+    fc
+      .integer({ min: 1, max: n })
+      .chain((C) =>
+        fc.tuple(
+          fc.array(fc.integer({ min: 0, max: 3 }), { minLength: n, maxLength: n }),
+          fc.constant(C),
+          fc.integer({ min: 1, max: C }),
+          fc.integer({ min: 1, max: 1000 }),
+          fc.option(fc.integer({ min: -1, max: 3 }), { nil: undefined }),
+        ),
+      ),
+  );
 
 describe('expectedCounts', () => {
-  test.prop([cases])('equals the exact rational expectation, with ties and thresholds', ([returns, C, K, J, threshold]) => {
-    const got = expectedCounts(returns, { batches: J, batchSize: C, keep: K, threshold });
-    const exact = exactExpected(returns, J, C, K, threshold);
-    got.forEach((g, i) => {
-      const e = exact[i]!;
-      if (e === 0) expect(g).toBe(0);
-      else expect(Math.abs(g - e) / e).toBeLessThanOrEqual(1e-12);
-    });
-  });
+  test.prop([cases])(
+    'equals the exact rational expectation, with ties and thresholds',
+    ([returns, C, K, J, threshold]) => {
+      const got = expectedCounts(returns, { batches: J, batchSize: C, keep: K, threshold });
+      const exact = exactExpected(returns, J, C, K, threshold);
+      got.forEach((g, i) => {
+        const e = exact[i]!;
+        if (e === 0) expect(g).toBe(0);
+        else expect(Math.abs(g - e) / e).toBeLessThanOrEqual(1e-12);
+      });
+    },
+  );
 
   test.prop([cases])('sums to J·K without a threshold', ([returns, C, K, J]) => {
     const got = expectedCounts(returns, { batches: J, batchSize: C, keep: K });
@@ -50,10 +57,12 @@ describe('expectedCounts', () => {
   });
 
   it('gives the worked examples of the README', () => {
-    expect(Array.from(expectedCounts([1, 0, 1, 0], { batches: 6, batchSize: 2, keep: 1 }))).toEqual([2.5, 0.5, 2.5, 0.5]);
-    expect(Array.from(expectedCounts([1, 0, 1, 0], { batches: 6, batchSize: 2, keep: 1, threshold: 0 }))).toEqual([
-      2.5, 0, 2.5, 0,
+    expect(Array.from(expectedCounts([1, 0, 1, 0], { batches: 6, batchSize: 2, keep: 1 }))).toEqual([
+      2.5, 0.5, 2.5, 0.5,
     ]);
+    expect(
+      Array.from(expectedCounts([1, 0, 1, 0], { batches: 6, batchSize: 2, keep: 1, threshold: 0 })),
+    ).toEqual([2.5, 0, 2.5, 0]);
   });
 
   it('treats -0 and 0 as the same return', () => {
@@ -72,13 +81,21 @@ describe('expectedCounts', () => {
   });
 
   it('rejects bad input naming the parameter', () => {
-    expect(() => expectedCounts([], { batches: 1, batchSize: 1, keep: 1 })).toThrow(/returns must not be empty/);
-    expect(() => expectedCounts([1, Number.NaN], { batches: 1, batchSize: 1, keep: 1 })).toThrow(/returns\[1\]/);
-    expect(() => expectedCounts([1, 2], { batches: -1, batchSize: 1, keep: 1 })).toThrow(/batches .*got -1/);
-    expect(() => expectedCounts([1, 2], { batches: 1, batchSize: 3, keep: 1 })).toThrow(/batchSize must be <= returns\.length/);
-    expect(() => expectedCounts([1, 2], { batches: 1, batchSize: 2, keep: 3 })).toThrow(/keep must be <= batchSize/);
-    expect(() => expectedCounts([1, 2], { batches: 1, batchSize: 2, keep: 1, threshold: Number.POSITIVE_INFINITY })).toThrow(
-      /threshold must be a finite number/,
+    expect(() => expectedCounts([], { batches: 1, batchSize: 1, keep: 1 })).toThrow(
+      /returns must not be empty/,
     );
+    expect(() => expectedCounts([1, Number.NaN], { batches: 1, batchSize: 1, keep: 1 })).toThrow(
+      /returns\[1\]/,
+    );
+    expect(() => expectedCounts([1, 2], { batches: -1, batchSize: 1, keep: 1 })).toThrow(/batches .*got -1/);
+    expect(() => expectedCounts([1, 2], { batches: 1, batchSize: 3, keep: 1 })).toThrow(
+      /batchSize must be <= returns\.length/,
+    );
+    expect(() => expectedCounts([1, 2], { batches: 1, batchSize: 2, keep: 3 })).toThrow(
+      /keep must be <= batchSize/,
+    );
+    expect(() =>
+      expectedCounts([1, 2], { batches: 1, batchSize: 2, keep: 1, threshold: Number.POSITIVE_INFINITY }),
+    ).toThrow(/threshold must be a finite number/);
   });
 });

@@ -5,11 +5,13 @@ import { FALSE_ALARM_PER_TEST, worstBandExcess } from '../test/support/stats.js'
 import { monteCarloOccupancy } from './monte-carlo-occupancy.js';
 import { rankOccupancy } from './rank-occupancy.js';
 
-const sizes = fc.integer({ min: 1, max: 60 }).chain((n) =>
-  fc.integer({ min: 1, max: Math.min(n, 12) }).chain((C) =>
-    fc.tuple(fc.constant(n), fc.constant(C), fc.integer({ min: 1, max: C })),
-  ),
-);
+const sizes = fc
+  .integer({ min: 1, max: 60 })
+  .chain((n) =>
+    fc
+      .integer({ min: 1, max: Math.min(n, 12) })
+      .chain((C) => fc.tuple(fc.constant(n), fc.constant(C), fc.integer({ min: 1, max: C }))),
+  );
 const RUNS = 40;
 const DRAWS = 20_000;
 // Each rank's count is Binomial(DRAWS, K·P(r)). False alarm: at most 60 cells × RUNS runs, each at δ,

@@ -38,7 +38,11 @@ export function toUniform(random: unknown): () => number {
       return u >= 0 && u < 1 ? u : outOfRange(u);
     };
   }
-  if (random !== null && typeof random === 'object' && typeof (random as IntegerGenerator).next === 'function') {
+  if (
+    random !== null &&
+    typeof random === 'object' &&
+    typeof (random as IntegerGenerator).next === 'function'
+  ) {
     const generator = random as IntegerGenerator & { clone?: () => IntegerGenerator };
     if (typeof generator.clone === 'function' && typeof generator.clone().next() !== 'number') {
       throw new TypeError('random.next() must return a number (a pure-rand >= 7 generator)');

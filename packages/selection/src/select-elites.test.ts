@@ -7,11 +7,13 @@ import { expectedCounts } from './expected-counts.js';
 import { rankOccupancy } from './rank-occupancy.js';
 import { selectElites } from './select-elites.js';
 
-const sizes = fc.integer({ min: 1, max: 40 }).chain((n) =>
-  fc.integer({ min: 1, max: Math.min(n, 10) }).chain((C) =>
-    fc.tuple(fc.constant(n), fc.constant(C), fc.integer({ min: 1, max: C })),
-  ),
-);
+const sizes = fc
+  .integer({ min: 1, max: 40 })
+  .chain((n) =>
+    fc
+      .integer({ min: 1, max: Math.min(n, 10) })
+      .chain((C) => fc.tuple(fc.constant(n), fc.constant(C), fc.integer({ min: 1, max: C }))),
+  );
 const RUNS = 30;
 const BATCHES = 20_000;
 // Item i's count is a sum of BATCHES independent indicators (kept or not in each minibatch). At most
@@ -34,7 +36,11 @@ describe('selectElites', () => {
     'keeps each rank as often as Eq. 5 says, on distinct returns',
     ([n, C, K], seed) => {
       const returns = permutation(n, seed).map((v) => v * 0.5 - 3);
-      const { counts } = selectElites(returns, { batches: BATCHES, batchSize: C, keep: K }, xoroshiro128plus(seed));
+      const { counts } = selectElites(
+        returns,
+        { batches: BATCHES, batchSize: C, keep: K },
+        xoroshiro128plus(seed),
+      );
       const p = rankOccupancy(n, C, K);
       // The item holding return value v has rank n − index(v in ascending order).
       const keepProbability = returns.map((v) => K * p[n - 1 - (v + 3) / 0.5]!);
@@ -103,7 +109,8 @@ describe('selectElites', () => {
           for (const i of kept) {
             expect(inBatch.has(i)).toBe(true);
             if (t !== undefined) expect(returns[i]!).toBeGreaterThan(t);
-            for (const j of batch) if (!keptSet.has(j)) expect(returns[i]!).toBeGreaterThanOrEqual(returns[j]!);
+            for (const j of batch)
+              if (!keptSet.has(j)) expect(returns[i]!).toBeGreaterThanOrEqual(returns[j]!);
           }
         }
       }
@@ -127,32 +134,57 @@ describe('selectElites', () => {
     const sampler = new EliteSampler(new Float64Array(n), { batchSize: C, keep: 1 }, xoroshiro128plus(9));
     const drawn = new Uint32Array(n);
     for (let b = 0; b < B; b++) for (const i of sampler.next().batch) drawn[i]!++;
-    expect(worstBandExcess(drawn, new Float64Array(n).fill(C / n), B, FALSE_ALARM_PER_TEST / n)).toBeLessThanOrEqual(1);
+    expect(
+      worstBandExcess(drawn, new Float64Array(n).fill(C / n), B, FALSE_ALARM_PER_TEST / n),
+    ).toBeLessThanOrEqual(1);
   });
 
   it('rejects bad input with errors naming the parameter and the value', () => {
     const g = xoroshiro128plus(1);
     const ok = { batches: 2, batchSize: 2, keep: 1 };
     expect(() => selectElites([], ok, g)).toThrow(new RangeError('returns must not be empty, got length 0'));
-    expect(() => selectElites([1, Number.NaN], ok, g)).toThrow(new RangeError('returns[1] must be a finite number, got NaN'));
-    expect(() => selectElites([1, Number.POSITIVE_INFINITY], ok, g)).toThrow(/returns\[1\] must be a finite number, got Infinity/);
+    expect(() => selectElites([1, Number.NaN], ok, g)).toThrow(
+      new RangeError('returns[1] must be a finite number, got NaN'),
+    );
+    expect(() => selectElites([1, Number.POSITIVE_INFINITY], ok, g)).toThrow(
+      /returns\[1\] must be a finite number, got Infinity/,
+    );
     expect(() => selectElites([Number.NEGATIVE_INFINITY, 1], ok, g)).toThrow(/returns\[0\] .*got -Infinity/);
     expect(() => selectElites([1, '2' as unknown as number], ok, g)).toThrow(TypeError);
     expect(() => selectElites(5 as unknown as number[], ok, g)).toThrow(/returns must be an array/);
-    expect(() => selectElites([1, 2], { ...ok, batches: 0 }, g)).toThrow(/batches must be a positive integer.*got 0/);
+    expect(() => selectElites([1, 2], { ...ok, batches: 0 }, g)).toThrow(
+      /batches must be a positive integer.*got 0/,
+    );
     expect(() => selectElites([1, 2], { ...ok, batches: Number.NaN }, g)).toThrow(/batches .*got NaN/);
     expect(() => selectElites([1, 2], { ...ok, batchSize: 3 }, g)).toThrow(
       new RangeError('batchSize must be <= returns.length (2), got 3'),
     );
-    expect(() => selectElites([1, 2], { ...ok, keep: 3 }, g)).toThrow(/keep must be <= batchSize \(2\), got 3/);
-    expect(() => selectElites([1, 2], { ...ok, keep: 0.5 }, g)).toThrow(/keep must be a positive integer.*got 0\.5/);
-    expect(() => selectElites([1, 2], { ...ok, threshold: Number.NaN }, g)).toThrow(/threshold must be a finite number/);
+    expect(() => selectElites([1, 2], { ...ok, keep: 3 }, g)).toThrow(
+      /keep must be <= batchSize \(2\), got 3/,
+    );
+    expect(() => selectElites([1, 2], { ...ok, keep: 0.5 }, g)).toThrow(
+      /keep must be a positive integer.*got 0\.5/,
+    );
+    expect(() => selectElites([1, 2], { ...ok, threshold: Number.NaN }, g)).toThrow(
+      /threshold must be a finite number/,
+    );
     expect(() => selectElites([1, 2], null as unknown as typeof ok, g)).toThrow(/options must be an object/);
-    expect(() => selectElites([1, 2], ok, () => -0.1)).toThrow(new RangeError('random must return numbers in [0, 1), got -0.1'));
-    expect(() => selectElites([1, 2], ok, () => Number.NaN)).toThrow(/random must return numbers in \[0, 1\), got NaN/);
-    expect(() => selectElites([1, 2], ok, {} as unknown as () => number)).toThrow(/random must be a function/);
+    expect(() => selectElites([1, 2], ok, () => -0.1)).toThrow(
+      new RangeError('random must return numbers in [0, 1), got -0.1'),
+    );
+    expect(() => selectElites([1, 2], ok, () => Number.NaN)).toThrow(
+      /random must return numbers in \[0, 1\), got NaN/,
+    );
+    expect(() => selectElites([1, 2], ok, {} as unknown as () => number)).toThrow(
+      /random must be a function/,
+    );
     expect(() =>
-      selectElites([1, 2], ok, { next: () => [1, {}], clone() { return this; } } as unknown as () => number),
+      selectElites([1, 2], ok, {
+        next: () => [1, {}],
+        clone() {
+          return this;
+        },
+      } as unknown as () => number),
     ).toThrow(/random\.next\(\) must return a number/);
   });
 });

@@ -17,7 +17,12 @@ export function bernsteinHalfWidth(variance: number, delta: number): number {
  * λ_i = trials·p_i and t_i is the half-width for a Binomial(trials, p_i) count at false-alarm `delta`
  * per cell. A value <= 1 means every cell is inside its band.
  */
-export function worstBandExcess(counts: ArrayLike<number>, probabilities: ArrayLike<number>, trials: number, delta: number): number {
+export function worstBandExcess(
+  counts: ArrayLike<number>,
+  probabilities: ArrayLike<number>,
+  trials: number,
+  delta: number,
+): number {
   let worst = 0;
   for (let i = 0; i < counts.length; i++) {
     const p = probabilities[i]!;
