@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,6 +143,27 @@ describe('bad flags and failures', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/ftw: the run failed/);
     expect(readdirSync(dir)).toEqual(['not-a-folder']);
+  });
+});
+
+describe('an interrupted run', () => {
+  it('exits 130 on SIGINT and leaves nothing behind', async () => {
+    const out = tempRoot();
+    const child = spawn(process.execPath, [CLI, 'compare', '--out', out], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const code = await new Promise<number | null>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        // Interrupt once the computation is under way (the first progress line).
+        if (stderr.includes('compare: 10%') && child.exitCode === null) child.kill('SIGINT');
+      });
+      child.on('exit', (exitCode) => resolve(exitCode));
+    });
+    expect(stderr).toMatch(/compare: 10%/);
+    expect(code).toBe(130);
+    expect(readdirSync(out)).toEqual([]);
   });
 });
 

@@ -8,17 +8,18 @@ describe('runCompare', () => {
     vi.restoreAllMocks();
   });
 
-  it('makes every method of a scenario call env.step the same number of times', () => {
+  it('makes every method of a scenario call env.step the same number of times', async () => {
     // Every bandit of the package inherits step() from one base class; spying on it counts the real calls.
     const base = Object.getPrototypeOf(GaussianBandit.prototype) as { step: (a: number) => unknown };
     const step = vi.spyOn(base, 'step');
     const seeds = [0, 1];
     for (const scenario of COMPARE_SCENARIOS) {
-      const counts = scenario.methods.map((method) => {
+      const counts: number[] = [];
+      for (const method of scenario.methods) {
         const before = step.mock.calls.length;
-        runCompare({ seeds, scenarios: [{ ...scenario, methods: [method] }] });
-        return step.mock.calls.length - before;
-      });
+        await runCompare({ seeds, scenarios: [{ ...scenario, methods: [method] }] });
+        counts.push(step.mock.calls.length - before);
+      }
       const budget = scenario.base.iterations * scenario.base.rollouts * seeds.length;
       expect(counts).toEqual(scenario.methods.map(() => budget));
     }
@@ -37,8 +38,8 @@ describe('runCompare', () => {
     ]);
   });
 
-  it('applies optimiser overrides to every method', () => {
-    const [outcome] = runCompare({
+  it('applies optimiser overrides to every method', async () => {
+    const [outcome] = await runCompare({
       seeds: [0, 1],
       scenarios: [{ ...COMPARE_SCENARIOS[0]!, base: { ...COMPARE_SCENARIOS[0]!.base, iterations: 5 } }],
       optimizer: 'sgd',

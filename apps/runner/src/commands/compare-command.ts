@@ -10,6 +10,7 @@ import { learningCurveChart } from '../report/learning-curve-chart.js';
 import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
 import { openRun } from '../run/write-run.js';
+import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment } from '../train/describe-config.js';
 import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
@@ -41,21 +42,23 @@ export interface ScenarioOutcome {
 }
 
 /**
- * Runs every method of every scenario on the same seeds and the same budget (iterations × rollouts).
+ * Runs every method of every scenario on the same seeds and the same budget (iterations × rollouts),
+ * yielding to the event loop between seeds so that an interrupt is handled promptly.
  *
  * @param options - seeds, scenarios and optional optimiser overrides
  * @param progress - advanced by one per iteration
  * @returns per-scenario, per-method results
  * @example
  * ```ts
- * runCompare({ seeds: [0, 1], scenarios: COMPARE_SCENARIOS })[0].methods.map((m) => m.label);
+ * (await runCompare({ seeds: [0, 1], scenarios: COMPARE_SCENARIOS }))[0].methods.map((m) => m.label);
  * // ['ftw-sampled', 'ftw-expected', 'reinforce', 'grpo', 'ppo']
  * ```
  */
-export function runCompare(options: CompareOptions, progress?: Progress): ScenarioOutcome[] {
-  return options.scenarios.map((scenario) => ({
-    scenario,
-    methods: scenario.methods.map(({ label, overrides }) => {
+export async function runCompare(options: CompareOptions, progress?: Progress): Promise<ScenarioOutcome[]> {
+  const outcomes: ScenarioOutcome[] = [];
+  for (const scenario of options.scenarios) {
+    const methods: MethodOutcome[] = [];
+    for (const { label, overrides } of scenario.methods) {
       const config: TrainConfig = {
         ...scenario.base,
         ...overrides,
@@ -63,12 +66,18 @@ export function runCompare(options: CompareOptions, progress?: Progress): Scenar
         ...(options.lr === undefined ? {} : { lr: options.lr }),
         seeds: options.seeds,
       };
-      const results = options.seeds.map((seed) =>
-        trainSeed(config, seed, () => progress?.tick(1, `${scenario.name} ${label} seed ${seed}`)),
-      );
-      return { label, config, results, summary: summarizeSeeds(results) };
-    }),
-  }));
+      const results: SeedResult[] = [];
+      for (const seed of options.seeds) {
+        results.push(
+          trainSeed(config, seed, () => progress?.tick(1, `${scenario.name} ${label} seed ${seed}`)),
+        );
+        await yieldToEventLoop();
+      }
+      methods.push({ label, config, results, summary: summarizeSeeds(results) });
+    }
+    outcomes.push({ scenario, methods });
+  }
+  return outcomes;
 }
 
 function methodRow(m: MethodOutcome): string[] {
@@ -191,7 +200,7 @@ export function compareCommand(): Command {
         total: total * seeds.length,
         quiet: output.quiet || output.json,
       });
-      const outcomes = runCompare(options, progress);
+      const outcomes = await runCompare(options, progress);
       progress.stop();
       const files: Record<string, string> = {};
       const sections: string[] = [];

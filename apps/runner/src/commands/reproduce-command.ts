@@ -29,7 +29,7 @@ export function reproduceCommand(): Command {
         quiet: output.quiet || output.json,
       });
       const started = performance.now();
-      const outcome = runTraining(config, progress);
+      const outcome = await runTraining(config, progress);
       const computeMs = performance.now() - started;
       progress.stop();
       const s = outcome.summary;

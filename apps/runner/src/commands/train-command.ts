@@ -38,7 +38,7 @@ export function trainCommand(): Command {
         total: config.iterations * config.seeds.length,
         quiet: output.quiet || output.json,
       });
-      const outcome = runTraining(config, progress);
+      const outcome = await runTraining(config, progress);
       progress.stop();
       const summary = { command: 'train', ...outcome.summary };
       const intro = `A training run of \`ftw train\` (${config.seeds.length} seeds).`;

@@ -5,6 +5,7 @@ import { learningCurveChart } from '../report/learning-curve-chart.js';
 import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
 import type { RunArtifacts } from '../run/write-run.js';
+import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
 import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
@@ -18,17 +19,24 @@ export interface TrainingOutcome {
 }
 
 /**
- * Trains every seed of a configuration in order.
+ * Trains every seed of a configuration in order, yielding to the event loop between seeds so that an
+ * interrupt (Ctrl-C) is handled promptly and the unfinished run is removed.
  *
  * @param config - the resolved configuration
  * @param progress - advanced by one per iteration
  * @returns per-seed results and their summary
+ * @example
+ * ```ts
+ * (await runTraining(REPRODUCE_CONFIG)).summary.finalOptimalProbability.mean; // 0.9685…
+ * ```
  */
-export function runTraining(config: TrainConfig, progress?: Progress): TrainingOutcome {
-  const results = config.seeds.map((seed, i) => {
+export async function runTraining(config: TrainConfig, progress?: Progress): Promise<TrainingOutcome> {
+  const results: SeedResult[] = [];
+  for (const [i, seed] of config.seeds.entries()) {
     const detail = `seed ${seed} (${i + 1}/${config.seeds.length})`;
-    return trainSeed(config, seed, () => progress?.tick(1, detail));
-  });
+    results.push(trainSeed(config, seed, () => progress?.tick(1, detail)));
+    await yieldToEventLoop();
+  }
   return { config, results, summary: summarizeSeeds(results) };
 }
 
@@ -47,7 +55,7 @@ export function seedTable(outcome: TrainingOutcome): string {
     formatInterval(s.finalOptimalProbability, 4),
     formatInterval(s.meanReward, 4),
     formatInterval(s.cumulativeRegret, 2),
-    s.samplesTo90 === null ? '—' : `${formatInterval(s.samplesTo90, 0)} (${s.reached90}/${s.seeds.length})`,
+    `${s.samplesTo90 === null ? '—' : formatInterval(s.samplesTo90, 0)} (${s.reached90}/${s.seeds.length})`,
   ]);
   return markdownTable(
     ['seed', 'P(optimal action)', 'mean reward', 'cumulative regret', 'samples to 0.9'],
