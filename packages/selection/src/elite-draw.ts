@@ -7,16 +7,20 @@
  * pick t uniform in 0..j and take t, or j when t is already taken. O(C) per minibatch; membership is an
  * array of n minibatch stamps (4n bytes, allocated once), so nothing needs clearing between minibatches.
  *
- * Keeping: a size-K min-heap fed as items are drawn finds the K-th best score v in O(C log K). Every
- * item scoring above v is kept; of the e items scoring exactly v, a uniform random subset fills the
- * places left (a partial Fisher–Yates shuffle, drawing randomness only when e exceeds them) — the law of
+ * Keeping: a size-K min-heap of (score, item) fed as items are drawn holds the K best in O(C log K); its
+ * root is the K-th best score v. When no item left out of the heap scores v (tracked during the draw),
+ * the heap is the answer. Otherwise every item scoring above v is kept and, of the e items scoring
+ * exactly v, a uniform random subset fills the places left (a partial Fisher–Yates shuffle) — the law of
  * "shuffle, then sort stably and take the first K". With a threshold, only items scoring strictly above
- * it are kept.
+ * it are kept; they are all in the heap.
  */
 export class EliteDraw {
   /** The current minibatch (item indices, in draw order), overwritten by each {@link EliteDraw.next}. */
   readonly batch: Uint32Array;
-  /** The kept items of the current minibatch in `kept[0..count−1]` (above the cut first, then ties). */
+  /**
+   * The kept items of the current minibatch in `kept[0..count−1]` (in no particular order). Between
+   * draws it doubles as the heap's item array.
+   */
   readonly kept: Uint32Array;
   readonly #n: number;
   readonly #keep: number;
@@ -24,7 +28,6 @@ export class EliteDraw {
   readonly #uniform: () => number;
   readonly #stamps: Uint32Array;
   #stamp = 0;
-  readonly #scores: Float64Array;
   readonly #heap: Float64Array;
   readonly #ties: Uint32Array;
 
@@ -47,7 +50,6 @@ export class EliteDraw {
     this.#threshold = threshold ?? Number.NEGATIVE_INFINITY;
     this.#uniform = uniform;
     this.#stamps = new Uint32Array(n);
-    this.#scores = new Float64Array(batchSize);
     this.#heap = new Float64Array(keep);
     this.#ties = new Uint32Array(batchSize);
     this.batch = new Uint32Array(batchSize);
@@ -71,75 +73,88 @@ export class EliteDraw {
     }
     const stamp = ++this.#stamp;
     const uniform = this.#uniform;
-    const drawn = this.#scores;
     const heap = this.#heap;
-    let min = Number.POSITIVE_INFINITY;
+    const heapItems = this.kept;
+    // The best score that did not stay in the heap: if it equals the final cut, there is a tie to break.
+    let bestOut = Number.NEGATIVE_INFINITY;
     for (let j = n - C, k = 0; j < n; j++, k++) {
       let item = Math.floor(uniform() * (j + 1));
       if (stamps[item] === stamp) item = j;
       stamps[item] = stamp;
       batch[k] = item;
       const score = scores === null ? -item : scores[item]!;
-      drawn[k] = score;
       if (k < K) {
-        heapPush(heap, k, score);
-        if (score < min) min = score;
+        heapPush(heap, heapItems, k, score, item);
       } else if (score > heap[0]!) {
-        heapReplaceTop(heap, K, score);
+        if (heap[0]! > bestOut) bestOut = heap[0]!;
+        heapReplaceTop(heap, heapItems, K, score, item);
+      } else if (score > bestOut) {
+        bestOut = score;
       }
     }
-    const cut = K === C ? min : heap[0]!;
-    return this.#keepAbove(cut);
-  }
-
-  /** Keeps the items of the current minibatch that beat the cut, and random ties at it. */
-  #keepAbove(cut: number): number {
-    const batch = this.batch;
-    const C = batch.length;
-    const drawn = this.#scores;
-    const kept = this.kept;
+    const cut = heap[0]!;
     const threshold = this.#threshold;
-    let count = 0;
     if (!(cut > threshold)) {
-      // Fewer than K eligible items: every eligible one is kept, no tie to break.
-      for (let i = 0; i < C; i++) if (drawn[i]! > threshold) kept[count++] = batch[i]!;
+      // Fewer than K eligible items, all of them in the heap (everything outside scores <= cut).
+      let count = 0;
+      for (let i = 0; i < K; i++) {
+        if (heap[i]! > threshold) heapItems[count++] = heapItems[i]!;
+      }
       return count;
     }
+    // No item outside the heap ties with the cut: the heap holds exactly the K best.
+    if (bestOut < cut) return K;
+    return this.#breakTies(scores, cut);
+  }
+
+  /** Keeps the items above the cut and a uniform random choice of those tied at it. */
+  #breakTies(scores: Float64Array | null, cut: number): number {
+    const batch = this.batch;
+    const C = batch.length;
+    const kept = this.kept;
     const ties = this.#ties;
+    let count = 0;
     let tied = 0;
     for (let i = 0; i < C; i++) {
-      const s = drawn[i]!;
-      if (s > cut) kept[count++] = batch[i]!;
-      else if (s === cut) ties[tied++] = batch[i]!;
+      const item = batch[i]!;
+      const s = scores === null ? -item : scores[item]!;
+      if (s > cut) kept[count++] = item;
+      else if (s === cut) ties[tied++] = item;
     }
     const places = this.#keep - count;
-    if (tied > places) {
-      for (let i = 0; i < places; i++) {
-        const j = i + Math.floor(this.#uniform() * (tied - i));
-        const swap = ties[j]!;
-        ties[j] = ties[i]!;
-        ties[i] = swap;
-      }
+    for (let i = 0; i < places; i++) {
+      const j = i + Math.floor(this.#uniform() * (tied - i));
+      const swap = ties[j]!;
+      ties[j] = ties[i]!;
+      ties[i] = swap;
+      kept[count++] = swap;
     }
-    for (let i = 0; i < places; i++) kept[count++] = ties[i]!;
     return count;
   }
 }
 
-/** Inserts `value` into the min-heap heap[0..size−1] (size grows by one). */
-function heapPush(heap: Float64Array, size: number, value: number): void {
+/** Inserts (value, item) into the min-heap of heap[0..size−1] (size grows by one). */
+function heapPush(heap: Float64Array, items: Uint32Array, size: number, value: number, item: number): void {
   let child = size;
   while (child > 0) {
     const parent = (child - 1) >> 1;
     if (heap[parent]! <= value) break;
     heap[child] = heap[parent]!;
+    items[child] = items[parent]!;
     child = parent;
   }
   heap[child] = value;
+  items[child] = item;
 }
 
-/** Replaces the minimum of the min-heap heap[0..size−1] by a larger `value`. */
-function heapReplaceTop(heap: Float64Array, size: number, value: number): void {
+/** Replaces the minimum of the min-heap heap[0..size−1] by a larger (value, item). */
+function heapReplaceTop(
+  heap: Float64Array,
+  items: Uint32Array,
+  size: number,
+  value: number,
+  item: number,
+): void {
   let parent = 0;
   for (;;) {
     let child = 2 * parent + 1;
@@ -147,7 +162,9 @@ function heapReplaceTop(heap: Float64Array, size: number, value: number): void {
     if (child + 1 < size && heap[child + 1]! < heap[child]!) child++;
     if (heap[child]! >= value) break;
     heap[parent] = heap[child]!;
+    items[parent] = items[child]!;
     parent = child;
   }
   heap[parent] = value;
+  items[parent] = item;
 }
