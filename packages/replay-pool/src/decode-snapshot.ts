@@ -1,35 +1,20 @@
+import { checkSnapshotHeader, getU64 } from './check-snapshot-header.js';
 import { ColumnArena } from './column-arena.js';
-import { crc32 } from './crc32.js';
 import { makeTrajectory } from './create-trajectory.js';
 import { freezeJsonValue, type JsonValue } from './json-value.js';
 import { PoolError } from './pool-error.js';
 import { MAX_CAPACITY, type PoolState } from './pool-state.js';
 import {
-  BODY_CRC_OFFSET,
-  BODY_LENGTH_OFFSET,
   BODY_PREFIX_BYTES,
-  FLAGS_OFFSET,
   HEADER_BYTES,
-  HEADER_CRC_OFFSET,
-  MAGIC,
   NO_METADATA,
   RECORD_PREFIX_BYTES,
-  SNAPSHOT_FORMAT_VERSION,
   STEP_BYTES,
-  VERSION_OFFSET,
 } from './snapshot-format.js';
 import type { Trajectory } from './trajectory.js';
 
-const TWO_32 = 2 ** 32;
-
 const corrupt = (reason: string, offset: number, place: string): PoolError =>
   new PoolError('SNAPSHOT_CORRUPT', reason, { offset, place });
-
-function getU64(view: DataView, offset: number, place: string): number {
-  const high = view.getUint32(offset + 4, true);
-  if (high >= 2 ** 21) throw corrupt('a count exceeds 2^53 - 1', offset, place);
-  return high * TWO_32 + view.getUint32(offset, true);
-}
 
 function decodeMetadata(bytes: Uint8Array, offset: number, place: string): JsonValue {
   let value: JsonValue;
@@ -45,71 +30,6 @@ function decodeMetadata(bytes: Uint8Array, offset: number, place: string): JsonV
   return freezeJsonValue(value);
 }
 
-function checkHeader(bytes: Uint8Array, view: DataView): number {
-  for (let i = 0; i < MAGIC.length; i++) {
-    if (i >= bytes.length) {
-      throw new PoolError('SNAPSHOT_TRUNCATED', `${bytes.length} bytes end inside the header`, {
-        offset: bytes.length,
-        place: 'magic',
-      });
-    }
-    if (bytes[i] !== MAGIC[i]) {
-      throw new PoolError('SNAPSHOT_MAGIC', 'not a replay-pool snapshot (wrong magic bytes)', {
-        offset: i,
-        place: 'magic',
-      });
-    }
-  }
-  if (bytes.length < HEADER_BYTES) {
-    throw new PoolError(
-      'SNAPSHOT_TRUNCATED',
-      `${bytes.length} bytes end inside the ${HEADER_BYTES}-byte header`,
-      {
-        offset: bytes.length,
-        place: 'header',
-      },
-    );
-  }
-  const version = view.getUint32(VERSION_OFFSET, true);
-  if (version !== SNAPSHOT_FORMAT_VERSION) {
-    throw new PoolError(
-      'SNAPSHOT_VERSION',
-      `format version ${version} is not supported; this release reads version ${SNAPSHOT_FORMAT_VERSION}`,
-      { offset: VERSION_OFFSET, place: 'format version' },
-    );
-  }
-  const storedHeaderCrc = view.getUint32(HEADER_CRC_OFFSET, true);
-  const headerCrc = crc32(bytes, 0, HEADER_CRC_OFFSET);
-  if (storedHeaderCrc !== headerCrc) {
-    throw corrupt(
-      `header checksum ${storedHeaderCrc} does not match ${headerCrc}`,
-      HEADER_CRC_OFFSET,
-      'header checksum',
-    );
-  }
-  if (view.getUint32(FLAGS_OFFSET, true) !== 0)
-    throw corrupt('unknown header flags', FLAGS_OFFSET, 'header flags');
-  const end = HEADER_BYTES + getU64(view, BODY_LENGTH_OFFSET, 'body length');
-  if (bytes.length < end) {
-    throw new PoolError(
-      'SNAPSHOT_TRUNCATED',
-      `the file has ${bytes.length} bytes, the header announces ${end}`,
-      {
-        offset: bytes.length,
-        place: 'body',
-      },
-    );
-  }
-  if (bytes.length > end)
-    throw corrupt(`${bytes.length - end} bytes follow the announced end`, end, 'trailing bytes');
-  const storedBodyCrc = view.getUint32(BODY_CRC_OFFSET, true);
-  const bodyCrc = crc32(bytes, HEADER_BYTES, end);
-  if (storedBodyCrc !== bodyCrc) {
-    throw corrupt(`body checksum ${storedBodyCrc} does not match ${bodyCrc}`, HEADER_BYTES, 'body checksum');
-  }
-  return end;
-}
-
 /**
  * Verifies and reads snapshot bytes: magic, format version, header checksum, announced length, body
  * checksum, then every field of every record. Nothing is returned unless all of it verifies. Internal.
@@ -121,7 +41,7 @@ function checkHeader(bytes: Uint8Array, view: DataView): number {
  */
 export function decodeSnapshot(bytes: Uint8Array): PoolState {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const end = checkHeader(bytes, view);
+  const end = checkSnapshotHeader(bytes, view);
 
   let at = HEADER_BYTES;
   const need = (count: number, place: string): void => {

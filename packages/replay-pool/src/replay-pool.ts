@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { checkInteger } from './check-integer.js';
 import { ColumnArena } from './column-arena.js';
 import { createTrajectory, MAX_VERSION } from './create-trajectory.js';
 import { decodeSnapshot } from './decode-snapshot.js';
@@ -6,30 +6,13 @@ import { describeValue } from './describe-value.js';
 import { encodeSnapshot } from './encode-snapshot.js';
 import { PoolError } from './pool-error.js';
 import { MAX_CAPACITY, type PoolState } from './pool-state.js';
+import { readSnapshotFile } from './read-snapshot-file.js';
 import type { ReplayPoolOptions } from './replay-pool-options.js';
 import type { SelectableTrajectories } from './selectable-trajectories.js';
 import { measureStaleness, type Staleness } from './staleness.js';
 import type { Trajectory } from './trajectory.js';
 import type { TrajectoryInput } from './trajectory-input.js';
 import { writeFileAtomic } from './write-file-atomic.js';
-
-function checkInteger(value: unknown, name: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${name} must be an integer in [${min}, ${max}], got ${describeValue(value)}`);
-  }
-  return value;
-}
-
-function readSnapshot(path: string): PoolState {
-  if (typeof path !== 'string' || path === '') {
-    throw new TypeError(`path must be a non-empty string, got ${describeValue(path)}`);
-  }
-  try {
-    return decodeSnapshot(readFileSync(path));
-  } catch (error) {
-    throw error instanceof PoolError ? error.withPath(path) : error;
-  }
-}
 
 /**
  * The FIFO pool of FTW: holds the last N trajectories pushed, in a ring of N slots plus a mirrored
@@ -84,7 +67,7 @@ export class ReplayPool implements Iterable<Trajectory> {
    *   `path`, `offset` and `place`; the `fs` error when the file cannot be read
    */
   static load(path: string): ReplayPool {
-    return ReplayPool.#fromState(readSnapshot(path));
+    return ReplayPool.#fromState(readSnapshotFile(path));
   }
 
   /**
@@ -352,7 +335,7 @@ export class ReplayPool implements Iterable<Trajectory> {
    * @throws as {@link ReplayPool.load}
    */
   restore(path: string): void {
-    this.#adopt(readSnapshot(path));
+    this.#adopt(readSnapshotFile(path));
   }
 
   /**
