@@ -12,6 +12,10 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
  * Builds the `ftw` program with its four commands.
  *
  * @returns the commander program (errors are thrown, not turned into `process.exit`)
+ * @example
+ * ```ts
+ * await createProgram().parseAsync(['node', 'ftw', 'occupancy', '--quiet']); // writes runs/occupancy/
+ * ```
  */
 export function createProgram(): Command {
   const program = new Command('ftw')

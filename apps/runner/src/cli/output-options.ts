@@ -18,6 +18,10 @@ export interface OutputOptions {
  * @param command - the commander command
  * @param defaultName - the run name used when `--name` is not given (the command's name)
  * @returns the command, for chaining
+ * @example
+ * ```ts
+ * addOutputOptions(new Command('reproduce'), 'reproduce'); // --out runs, --name reproduce, --quiet, --json
+ * ```
  */
 export function addOutputOptions(command: Command, defaultName: string): Command {
   return command
@@ -36,6 +40,10 @@ export function addOutputOptions(command: Command, defaultName: string): Command
  *
  * @param command - the parsed commander command
  * @returns the output options (the run name is validated when the run directory is opened)
+ * @example
+ * ```ts
+ * readOutputOptions(command); // { out: 'runs', name: 'reproduce', quiet: false, json: true }
+ * ```
  */
 export function readOutputOptions(command: Command): OutputOptions {
   const o = command.opts<{ out: string; name: string; quiet: boolean; json: boolean }>();

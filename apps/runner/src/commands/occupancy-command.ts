@@ -162,6 +162,10 @@ function print(
  * `ftw occupancy`: draws the paper's Figure 1 (exact curves with Monte Carlo points) as SVG and CSV.
  *
  * @returns the commander command
+ * @example
+ * ```ts
+ * program.addCommand(occupancyCommand()); // ftw occupancy [--n 128] [--pairs 4:1,…] [--draws 100000]
+ * ```
  */
 export function occupancyCommand(): Command {
   const command = new Command('occupancy')

@@ -12,6 +12,10 @@ import { runTraining, seedTable, trainingArtifacts } from './training-run.js';
  * optimal-arm probability per seed and their mean, and writes `runs/reproduce/`.
  *
  * @returns the commander command
+ * @example
+ * ```ts
+ * program.addCommand(reproduceCommand()); // ftw reproduce [--out dir] [--name name] [--quiet] [--json]
+ * ```
  */
 export function reproduceCommand(): Command {
   const command = new Command('reproduce').description(

@@ -14,6 +14,10 @@ import { runTraining, seedTable, trainingArtifacts } from './training-run.js';
  * seed; writes `runs/<name>/`.
  *
  * @returns the commander command
+ * @example
+ * ```ts
+ * program.addCommand(trainCommand()); // ftw train [--config file] [--method …] … [--seeds 0..9]
+ * ```
  */
 export function trainCommand(): Command {
   const command = new Command('train').description(

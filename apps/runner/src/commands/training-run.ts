@@ -40,7 +40,18 @@ export async function runTraining(config: TrainConfig, progress?: Progress): Pro
   return { config, results, summary: summarizeSeeds(results) };
 }
 
-/** The seed table printed on stdout and in `report.md`. */
+/**
+ * The seed table printed on stdout and in `report.md`.
+ *
+ * @param outcome - the trained seeds
+ * @returns a Markdown table: one row per seed, then mean ± 95% CI
+ * @example
+ * ```ts
+ * seedTable(await runTraining(REPRODUCE_CONFIG));
+ * // | seed | P(optimal action) | mean reward | cumulative regret | samples to 0.9 |
+ * // | 0    |            0.9687 |      0.9271 |             17.88 |             72 | …
+ * ```
+ */
 export function seedTable(outcome: TrainingOutcome): string {
   const rows = outcome.summary.seeds.map((s) => [
     String(s.seed),
@@ -94,6 +105,10 @@ function curves(
  * @param summary - the JSON summary to write (the command may add fields)
  * @param intro - Markdown paragraphs placed under the title
  * @returns the run's artifacts
+ * @example
+ * ```ts
+ * run.finish(await trainingArtifacts('train', outcome, { command: 'train', ...outcome.summary }, 'A run.'));
+ * ```
  */
 export async function trainingArtifacts(
   command: string,

@@ -34,6 +34,10 @@ export interface RawOption {
  * @param command - the commander command
  * @param specs - its options
  * @returns the command, for chaining
+ * @example
+ * ```ts
+ * addOptions(new Command('train'), TRAIN_OPTIONS); // --method, --env, … each with its default
+ * ```
  */
 export function addOptions(command: Command, specs: readonly OptionSpec[]): Command {
   for (const spec of specs) {
@@ -51,6 +55,12 @@ export function addOptions(command: Command, specs: readonly OptionSpec[]): Comm
  * @param file - the config file's object and its name, when `--config` was given
  * @returns raw values by key
  * @throws {@link UsageError} when the file has a key that is not an option
+ * @example
+ * ```ts
+ * const raw = collectOptions(TRAIN_OPTIONS, command.parse(['--keep', '2'], { from: 'user' }));
+ * raw.keep; // { value: '2', label: '--keep', explicit: true }
+ * raw.lr; // { value: '0.08', label: '--lr (default)', explicit: false }
+ * ```
  */
 export function collectOptions(
   specs: readonly OptionSpec[],

@@ -209,6 +209,7 @@ export function readSeeds(value: unknown, label: string): number[] {
  *
  * @param value - a number, a decimal string, `'none'` or `null`
  * @param label - how the user named it
+ * @param bounds - the allowed range when a number is given
  * @returns the number, or `null` when absent
  * @throws {@link UsageError} when it is neither absent nor a finite number
  * @example

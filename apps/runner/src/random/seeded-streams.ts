@@ -14,12 +14,13 @@ export interface SeededStreams {
 /**
  * Splits one seed into the runner's random streams.
  *
- * Method: one xoroshiro128+ generator seeded with `seed`; the policy stream starts one `jump()` (2^64
- * draws) ahead and the selection stream two jumps ahead, so neither overlaps the other nor the environment,
- * which seeds its own generator with `seed` itself (its stream is the un-jumped one when it uses the same
- * generator). Changing how often one stream is drawn never shifts another, so a change in the selection
- * rule leaves the environment's rewards and the policy's draws where they were. Each uniform takes 53 bits
- * from two 32-bit outputs (`uniformFloat64`).
+ * Method: one xoroshiro128+ generator seeded with `seed` (pure-rand's `xoroshiro128plus`); the policy
+ * stream starts one `jump()` (2^64 draws) ahead and the selection stream two jumps ahead, so the two never
+ * overlap. The jump also mixes the raw seeded state, whose first outputs are nearly equal for nearby seeds.
+ * The environment seeds its own generator from `seed` (`@ftw/bandit` expands it with SplitMix64), a
+ * different state again. Changing how often one stream is drawn never shifts another, so changing the
+ * selection rule leaves the environment's rewards and the policy's draws where they were. Each uniform
+ * takes 53 bits from two 32-bit outputs (`uniformFloat64`).
  *
  * @param seed - integer in [0, 2^31 − 1] (validated by the CLI)
  * @returns the streams

@@ -5,6 +5,10 @@ import type { EnvironmentConfig, TrainConfig } from '../config/train-config.js';
  *
  * @param env - the environment configuration
  * @returns e.g. `Gaussian bandit, means 1, 0.3, sd 0.2`
+ * @example
+ * ```ts
+ * describeEnvironment(REPRODUCE_CONFIG.environment); // 'Gaussian bandit, means 1, 0.3, sd 0.2'
+ * ```
  */
 export function describeEnvironment(env: EnvironmentConfig): string {
   switch (env.kind) {
@@ -26,6 +30,11 @@ export function describeEnvironment(env: EnvironmentConfig): string {
  *
  * @param config - the configuration
  * @returns e.g. `FTW N=128 C=5 K=1 J=4 sampled, β=0.05 reverse KL to uniform`
+ * @example
+ * ```ts
+ * describeMethod(REPRODUCE_CONFIG);
+ * // 'FTW N=128 C=5 K=1 J=4 sampled, β=0.05 reverse KL to uniform, SGD lr 0.08, 240 iterations × 1 rollout'
+ * ```
  */
 export function describeMethod(config: TrainConfig): string {
   const optimizer = `${config.optimizer === 'sgd' ? 'SGD' : 'Adam'} lr ${config.lr}`;
