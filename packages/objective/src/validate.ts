@@ -1,0 +1,206 @@
+import { describeValue } from './describe-value.js';
+import { MAX_MAGNITUDE } from './max-magnitude.js';
+import type { Logits } from './types.js';
+
+/*
+ * Argument checks shared by the public functions. Each runs once at the boundary and throws a
+ * RangeError/TypeError naming the parameter, the value received and what was expected, so that the
+ * numeric kernels behind them can assume valid input. Internal; not exported from the package.
+ *
+ * No check returns a non-integer number: V8 boxes a double passed to or returned from a call it does
+ * not inline as a heap object, and the training-loop entry points must not allocate per call.
+ */
+
+/** Written by {@link checkWeights}: the sum of the weights it validated. */
+export const weightTotal = new Float64Array(1);
+
+/** Throws unless `value` is an integer `>= min`; returns it. */
+export function assertInteger(name: string, value: unknown, min: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new RangeError(`${name} must be an integer >= ${min}, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+/** Throws unless `value` is a number in `[0, MAX_MAGNITUDE]`. */
+export function assertNonNegative(name: string, value: unknown): asserts value is number {
+  if (typeof value !== 'number' || !(value >= 0 && value <= MAX_MAGNITUDE)) {
+    throw new RangeError(
+      `${name} must be a finite number in [0, ${MAX_MAGNITUDE}], got ${describeValue(value)}`,
+    );
+  }
+}
+
+/** Throws unless `value` is a number with `|value| <= MAX_MAGNITUDE`. */
+export function assertBounded(name: string, value: unknown): asserts value is number {
+  if (typeof value !== 'number' || !(value >= -MAX_MAGNITUDE && value <= MAX_MAGNITUDE)) {
+    throw new RangeError(
+      `${name} must be a finite number with |value| <= ${MAX_MAGNITUDE}, got ${describeValue(value)}`,
+    );
+  }
+}
+
+/** Throws unless `value` is array-like (an array or a typed array) of exactly `length` entries. */
+export function assertArrayLike(
+  name: string,
+  value: unknown,
+  length: number,
+  what: string,
+): ArrayLike<number> {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    typeof (value as { length?: unknown }).length !== 'number'
+  ) {
+    throw new TypeError(`${name} must be an array or typed array of ${what}, got ${describeValue(value)}`);
+  }
+  const array = value as ArrayLike<number>;
+  if (array.length !== length) {
+    throw new RangeError(`${name}.length must be ${what} = ${length}, got ${array.length}`);
+  }
+  return array;
+}
+
+/** Throws unless `value` is a Float32Array or Float64Array. */
+export function assertLogitArray(name: string, value: unknown): Logits {
+  if (!(value instanceof Float64Array || value instanceof Float32Array)) {
+    throw new TypeError(`${name} must be a Float32Array or Float64Array, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+/** Throws unless every entry of `values` is a number with `|v| <= MAX_MAGNITUDE` (so not NaN or ±∞). */
+export function assertLogitValues(name: string, values: ArrayLike<number>): void {
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k]!;
+    if (!(v >= -MAX_MAGNITUDE && v <= MAX_MAGNITUDE)) {
+      throw new RangeError(
+        `${name}[${k}] must be a finite number with |value| <= ${MAX_MAGNITUDE}, got ${describeValue(v)}`,
+      );
+    }
+  }
+}
+
+/** Validates a `rows × actions` logit matrix: type, shape and values. */
+export function assertLogits(name: string, value: unknown, rows: number, actions: number): Logits {
+  const logits = assertLogitArray(name, value);
+  if (logits.length !== rows * actions) {
+    throw new RangeError(
+      `${name}.length must equal rows × actions = ${rows * actions}, got ${logits.length}`,
+    );
+  }
+  assertLogitValues(name, logits);
+  return logits;
+}
+
+/** Validates one action index per row, each an integer in `[0, actions)`. */
+export function assertSelected(
+  name: string,
+  value: unknown,
+  rows: number,
+  actions: number,
+): ArrayLike<number> {
+  const selected = assertArrayLike(name, value, rows, 'rows');
+  for (let i = 0; i < rows; i++) {
+    const a = selected[i];
+    if (typeof a !== 'number' || !Number.isInteger(a) || a < 0 || a >= actions) {
+      throw new RangeError(
+        `${name}[${i}] must be an integer action index in [0, ${actions}), got ${describeValue(a)}`,
+      );
+    }
+  }
+  return selected;
+}
+
+/** Validates `length` entries with `|v| <= MAX_MAGNITUDE`; returns the array. */
+export function assertBoundedArray(
+  name: string,
+  value: unknown,
+  length: number,
+  what: string,
+): ArrayLike<number> {
+  const array = assertArrayLike(name, value, length, what);
+  for (let i = 0; i < length; i++) {
+    const v = array[i];
+    if (typeof v !== 'number' || !(v >= -MAX_MAGNITUDE && v <= MAX_MAGNITUDE)) {
+      throw new RangeError(
+        `${name}[${i}] must be a finite number with |value| <= ${MAX_MAGNITUDE}, got ${describeValue(v)}`,
+      );
+    }
+  }
+  return array;
+}
+
+/** Validates `length` log-probabilities in `[−MAX_MAGNITUDE, 0]`; returns the array. */
+export function assertLogProbArray(
+  name: string,
+  value: unknown,
+  length: number,
+  what: string,
+): ArrayLike<number> {
+  const array = assertArrayLike(name, value, length, what);
+  for (let i = 0; i < length; i++) {
+    const v = array[i];
+    if (typeof v !== 'number' || !(v <= 0 && v >= -MAX_MAGNITUDE)) {
+      throw new RangeError(
+        `${name}[${i}] must be a log-probability in [-${MAX_MAGNITUDE}, 0], got ${describeValue(v)}`,
+      );
+    }
+  }
+  return array;
+}
+
+/**
+ * Validates optional per-row weights (each in `[0, MAX_MAGNITUDE]`) and writes their sum to
+ * {@link weightTotal}; `undefined` means all ones. With `needPositiveSum`, a zero total (nothing to
+ * average over) is an error.
+ */
+export function checkWeights(name: string, value: unknown, rows: number, needPositiveSum: boolean): void {
+  if (value === undefined) {
+    weightTotal[0] = rows;
+    return;
+  }
+  const weights = assertArrayLike(name, value, rows, 'rows');
+  let sum = 0;
+  for (let i = 0; i < rows; i++) {
+    const w = weights[i];
+    if (typeof w !== 'number' || !(w >= 0 && w <= MAX_MAGNITUDE)) {
+      throw new RangeError(
+        `${name}[${i}] must be a finite number in [0, ${MAX_MAGNITUDE}], got ${describeValue(w)}`,
+      );
+    }
+    sum += w;
+  }
+  if (needPositiveSum && !(sum > 0)) {
+    throw new RangeError(`${name} must have a positive sum to average over, got ${sum}`);
+  }
+  weightTotal[0] = sum;
+}
+
+/** Returns `out` if it is a Float64Array of `length` entries, a fresh one if `out` is undefined. */
+export function outBuffer(name: string, out: unknown, length: number): Float64Array {
+  if (out === undefined) return new Float64Array(length);
+  if (!(out instanceof Float64Array) || out.length !== length) {
+    throw new TypeError(`${name} must be a Float64Array of length ${length}, got ${describeValue(out)}`);
+  }
+  return out;
+}
+
+/** Throws if two typed arrays share bytes: a kernel that writes `a` while reading `b` would corrupt it. */
+export function assertNoOverlap(nameA: string, a: ArrayBufferView, nameB: string, b: unknown): void {
+  if (!ArrayBuffer.isView(b) || a.buffer !== b.buffer) return;
+  const aEnd = a.byteOffset + a.byteLength;
+  const bEnd = b.byteOffset + b.byteLength;
+  if (a.byteOffset < bEnd && b.byteOffset < aEnd) {
+    throw new RangeError(`${nameA} must not share memory with ${nameB}`);
+  }
+}
+
+/** Throws unless `value` is one of `allowed`; returns it. */
+export function assertOneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    const list = allowed.map((a) => `'${a}'`).join(' or ');
+    throw new RangeError(`${name} must be ${list}, got ${describeValue(value)}`);
+  }
+  return value as T;
+}
