@@ -7,6 +7,11 @@
  * - `SNAPSHOT_VERSION`: a snapshot of a format version this release cannot read.
  * - `SNAPSHOT_TRUNCATED`: the file ends before the length its header announces (an interrupted copy).
  * - `SNAPSHOT_CORRUPT`: a checksum mismatch, trailing bytes, or a field that fails verification.
+ *
+ * @example
+ * ```ts
+ * const code: PoolErrorCode = 'SNAPSHOT_TRUNCATED';
+ * ```
  */
 export type PoolErrorCode =
   | 'EMPTY_POOL'
@@ -16,7 +21,15 @@ export type PoolErrorCode =
   | 'SNAPSHOT_TRUNCATED'
   | 'SNAPSHOT_CORRUPT';
 
-/** Where a {@link PoolError} happened, when it concerns bytes of a snapshot. */
+/**
+ * Where a {@link PoolError} happened, when it concerns bytes of a snapshot.
+ *
+ * @example
+ * ```ts
+ * new PoolError('SNAPSHOT_CORRUPT', 'bad', { offset: 32, place: 'body checksum' }).message;
+ * // 'SNAPSHOT_CORRUPT: bad (body checksum, byte 32)'
+ * ```
+ */
 export interface PoolErrorDetails {
   /** Byte offset in the snapshot at which verification failed. */
   readonly offset?: number | undefined;

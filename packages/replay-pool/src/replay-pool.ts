@@ -65,6 +65,11 @@ export class ReplayPool implements Iterable<Trajectory> {
    * @returns a pool equal to the one saved, bit for bit
    * @throws PoolError (`SNAPSHOT_MAGIC`, `SNAPSHOT_VERSION`, `SNAPSHOT_TRUNCATED`, `SNAPSHOT_CORRUPT`) with
    *   `path`, `offset` and `place`; the `fs` error when the file cannot be read
+   * @example
+   * ```ts
+   * const pool = ReplayPool.load('/data/pool.snap');
+   * console.log(pool.size, pool.pushedCount); // 3 4   (as saved)
+   * ```
    */
   static load(path: string): ReplayPool {
     return ReplayPool.#fromState(readSnapshotFile(path));
@@ -122,6 +127,13 @@ export class ReplayPool implements Iterable<Trajectory> {
    * @returns its sequence id
    * @throws TypeError or RangeError naming the offending field, e.g.
    *   `RangeError: trajectory.logProbs[2] must be a finite log-probability <= 0, got 0.5`
+   * @example
+   * ```ts
+   * const pool = new ReplayPool({ capacity: 1 });
+   * pool.push({ actions: [1, 0], logProbs: [-0.3, -1.2], versions: [2, 3], return: 1 }); // 0
+   * pool.push({ actions: [0], logProbs: [-0.1], versions: 3, return: 0 }); // 1
+   * console.log(pool.evictedCount, pool.at(0).sequence); // 1 1
+   * ```
    */
   push(trajectory: TrajectoryInput): number {
     const sequence = this.#pushed;
@@ -149,6 +161,10 @@ export class ReplayPool implements Iterable<Trajectory> {
    * @param position - 0 = oldest, `size − 1` = newest
    * @returns the stored trajectory
    * @throws RangeError when `position` is not an integer in [0, size)
+   * @example
+   * ```ts
+   * console.log(pool.at(0).sequence === pool.evictedCount); // true: position 0 is the oldest
+   * ```
    */
   at(position: number): Trajectory {
     if (!Number.isInteger(position) || position < 0 || position >= this.#size) {
@@ -198,6 +214,10 @@ export class ReplayPool implements Iterable<Trajectory> {
    * of `size` numbers from the mirrored return array, no trajectory is touched.
    *
    * @returns `Float64Array` of length `size`
+   * @example
+   * ```ts
+   * console.log(pool.returns()); // Float64Array(3) [ 0.5, 3, 2 ]   (oldest first)
+   * ```
    */
   returns(): Float64Array {
     return this.#returns.slice(this.#head, this.#head + this.#size);
@@ -222,6 +242,13 @@ export class ReplayPool implements Iterable<Trajectory> {
    * @returns fresh `returns` and the `positions` they map back to
    * @throws RangeError when `currentVersion` is not an integer in [0, 2^32 − 1] or is older than a
    *   version held
+   * @example
+   * ```ts
+   * const pool = new ReplayPool({ capacity: 4, maxVersionLag: 1 });
+   * pool.push({ actions: [0], logProbs: [-1], versions: 5, return: 7 });
+   * pool.push({ actions: [0], logProbs: [-1], versions: 6, return: 4 });
+   * console.log(pool.selectable(7)); // { returns: Float64Array(1) [ 4 ], positions: Uint32Array(1) [ 1 ] }
+   * ```
    */
   selectable(currentVersion: number): SelectableTrajectories {
     const version = checkInteger(currentVersion, 'currentVersion', 0, MAX_VERSION);
@@ -255,6 +282,11 @@ export class ReplayPool implements Iterable<Trajectory> {
    * @param currentVersion - the current policy version, at least the newest version held
    * @returns ages per trajectory and per step, and the share of multi-version trajectories
    * @throws PoolError `EMPTY_POOL` when the pool is empty; RangeError as {@link ReplayPool.selectable}
+   * @example
+   * ```ts
+   * pool.push({ actions: [0, 1], logProbs: [-1, -1], versions: [3, 4], return: 1 });
+   * console.log(pool.staleness(4).trajectoryAge); // { min: 1, mean: 1, max: 1 }
+   * ```
    */
   staleness(currentVersion: number): Staleness {
     const version = checkInteger(currentVersion, 'currentVersion', 0, MAX_VERSION);
@@ -275,6 +307,12 @@ export class ReplayPool implements Iterable<Trajectory> {
    * @returns ages per selected trajectory and step, with `distinct` the number of different ones
    * @throws PoolError `EMPTY_POOL` when the pool is empty; TypeError when `positions` is not array-like;
    *   RangeError when it is empty or holds a value that is not an integer in [0, size)
+   * @example
+   * ```ts
+   * const { positions } = pool.selectable(version);
+   * const picked = [0, 0, 3].map((i) => positions[i]!); // indices from a sampler over `returns`
+   * console.log(pool.selectionStaleness(picked, version).distinct); // 2
+   * ```
    */
   selectionStaleness(positions: ArrayLike<number>, currentVersion: number): Staleness {
     const version = checkInteger(currentVersion, 'currentVersion', 0, MAX_VERSION);
@@ -319,6 +357,11 @@ export class ReplayPool implements Iterable<Trajectory> {
    *
    * @param path - destination file
    * @throws TypeError for an empty path; the `fs` error when writing fails (the old file is kept)
+   * @example
+   * ```ts
+   * pool.save('/data/pool.snap');
+   * console.log(ReplayPool.load('/data/pool.snap').toBytes().length === pool.toBytes().length); // true
+   * ```
    */
   save(path: string): void {
     if (typeof path !== 'string' || path === '') {
@@ -333,6 +376,14 @@ export class ReplayPool implements Iterable<Trajectory> {
    *
    * @param path - the snapshot file
    * @throws as {@link ReplayPool.load}
+   * @example
+   * ```ts
+   * try {
+   *   pool.restore('/data/damaged.snap');
+   * } catch (error) {
+   *   console.log((error as PoolError).code); // SNAPSHOT_CORRUPT   (pool unchanged)
+   * }
+   * ```
    */
   restore(path: string): void {
     this.#adopt(readSnapshotFile(path));

@@ -1,6 +1,13 @@
 import type { Trajectory } from './trajectory.js';
 
-/** Minimum, mean and maximum of a set of ages in policy versions. */
+/**
+ * Minimum, mean and maximum of a set of ages in policy versions.
+ *
+ * @example
+ * ```ts
+ * const { min, mean, max } = pool.staleness(version).stepAge; // e.g. 1 1.8 3
+ * ```
+ */
 export interface AgeSummary {
   /** Smallest age. */
   readonly min: number;
