@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rankOccupancy } from '@ftw/selection';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ensureBuilt } from './build-cli.js';
+import { CLI, ensureBuilt, RUNNER } from './build-cli.js';
 
 interface Result {
   readonly status: number | null;
@@ -75,7 +75,9 @@ describe('ftw reproduce', () => {
       '@ftw/objective',
       '@ftw/bandit',
     ]);
-    expect(config.provenance.gitCommit).toMatch(/^[0-9a-f]{40}$/);
+    // The commit of the checkout the CLI runs from, or null outside a git work tree.
+    const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: RUNNER, encoding: 'utf8' });
+    expect(config.provenance.gitCommit).toBe(head.status === 0 ? head.stdout.trim() : null);
     const metrics = ndjson(join(dir, 'metrics.ndjson'));
     expect(metrics).toHaveLength(3 * 240);
     for (const key of [
