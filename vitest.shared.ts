@@ -13,6 +13,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     setupFiles: [fileURLToPath(new URL('./vitest.setup.ts', import.meta.url))],
+    // Test files share no mutable module state: one module graph per worker saves re-importing vitest and
+    // fast-check for every file, most of a suite's wall time on a 2-core machine.
+    isolate: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },
