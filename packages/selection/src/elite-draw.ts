@@ -25,7 +25,7 @@ export class EliteDraw {
   readonly #n: number;
   readonly #keep: number;
   readonly #threshold: number;
-  readonly #uniform: () => number;
+  readonly #index: (bound: number) => number;
   readonly #stamps: Uint32Array;
   #stamp = 0;
   readonly #heap: Float64Array;
@@ -36,19 +36,19 @@ export class EliteDraw {
    * @param batchSize - C.
    * @param keep - K.
    * @param threshold - keep only scores strictly above it (undefined: no threshold).
-   * @param uniform - checked uniform source on [0, 1).
+   * @param index - uniform integer source: index(bound) is uniform on 0..bound−1.
    */
   constructor(
     n: number,
     batchSize: number,
     keep: number,
     threshold: number | undefined,
-    uniform: () => number,
+    index: (bound: number) => number,
   ) {
     this.#n = n;
     this.#keep = keep;
     this.#threshold = threshold ?? Number.NEGATIVE_INFINITY;
-    this.#uniform = uniform;
+    this.#index = index;
     this.#stamps = new Uint32Array(n);
     this.#heap = new Float64Array(keep);
     this.#ties = new Uint32Array(batchSize);
@@ -72,13 +72,13 @@ export class EliteDraw {
       this.#stamp = 0;
     }
     const stamp = ++this.#stamp;
-    const uniform = this.#uniform;
+    const index = this.#index;
     const heap = this.#heap;
     const heapItems = this.kept;
     // The best score that did not stay in the heap: if it equals the final cut, there is a tie to break.
     let bestOut = Number.NEGATIVE_INFINITY;
     for (let j = n - C, k = 0; j < n; j++, k++) {
-      let item = Math.floor(uniform() * (j + 1));
+      let item = index(j + 1);
       if (stamps[item] === stamp) item = j;
       stamps[item] = stamp;
       batch[k] = item;
@@ -123,7 +123,7 @@ export class EliteDraw {
     }
     const places = this.#keep - count;
     for (let i = 0; i < places; i++) {
-      const j = i + Math.floor(this.#uniform() * (tied - i));
+      const j = i + this.#index(tied - i);
       const swap = ties[j]!;
       ties[j] = ties[i]!;
       ties[i] = swap;

@@ -1,5 +1,5 @@
 import { EliteDraw } from './elite-draw.js';
-import { type RandomSource, toUniform } from './random.js';
+import { type RandomSource, toIndexSource } from './random.js';
 import { checkSelectionOptions, type SelectionOptions } from './selection-options.js';
 import { checkReturns } from './validate.js';
 
@@ -50,7 +50,7 @@ export class EliteSampler {
     this.#returns = checkReturns(returns);
     this.size = this.#returns.length;
     const { batchSize, keep, threshold } = checkSelectionOptions(options, this.size, false);
-    this.#draw = new EliteDraw(this.size, batchSize, keep, threshold, toUniform(random));
+    this.#draw = new EliteDraw(this.size, batchSize, keep, threshold, toIndexSource(random));
     const kept = this.#draw.kept;
     this.#keptViews = Array.from({ length: keep + 1 }, (_, count) => kept.subarray(0, count));
     this.#result = { batch: this.#draw.batch, kept };

@@ -1,5 +1,5 @@
 import { EliteDraw } from './elite-draw.js';
-import { type RandomSource, toUniform } from './random.js';
+import { type RandomSource, toIndexSource } from './random.js';
 import { checkPositiveInteger, checkSizes } from './validate.js';
 
 /**
@@ -33,7 +33,7 @@ export function monteCarloOccupancy(
   checkSizes(n, batchSize, keep);
   checkPositiveInteger('draws', draws, Number.MAX_SAFE_INTEGER);
   // Scores null: item i is rank i + 1, so the K best are the K lowest indices (no ties).
-  const elite = new EliteDraw(n, batchSize, keep, undefined, toUniform(random));
+  const elite = new EliteDraw(n, batchSize, keep, undefined, toIndexSource(random));
   const counts = new Float64Array(n);
   for (let d = 0; d < draws; d++) {
     elite.next(null);
