@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 
 /**
  * Wraps an injected uniform generator so that every draw is checked: a generator that returns 1, a

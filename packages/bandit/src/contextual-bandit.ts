@@ -1,5 +1,5 @@
+import { describeValue } from '@ftw/internal';
 import { type ArmTable, bernoulliTable, gaussianTable } from './arm-table.js';
-import { describeValue } from './describe-value.js';
 import { TaskBandit } from './task-bandit.js';
 import { checkObject } from './validate.js';
 import { toDistribution } from './validate-probability.js';

@@ -1,5 +1,5 @@
+import { describeValue } from '@ftw/internal';
 import { checkedUniform } from './checked-uniform.js';
-import { describeValue } from './describe-value.js';
 import { keepProbability } from './keep-probability.js';
 import { checkInteger, isArrayLike } from './validate.js';
 import { checkProbability } from './validate-probability.js';

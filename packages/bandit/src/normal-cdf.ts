@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 import { checkFinite } from './validate.js';
 
 /** √(2π), the normalising constant of the standard normal density. */

@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 import type { UniformRandom } from './seeded-uniform.js';
 
 const TWO_PI = 2 * Math.PI;

@@ -1,6 +1,6 @@
+import { describeValue } from '@ftw/internal';
 import type { ArmTable } from './arm-table.js';
 import type { PolicyProbabilities } from './bandit-env.js';
-import { describeValue } from './describe-value.js';
 import { checkInteger } from './validate.js';
 import { toDistribution } from './validate-probability.js';
 

@@ -1,5 +1,5 @@
+import { describeValue } from '@ftw/internal';
 import { BernoulliBandit } from './bernoulli-bandit.js';
-import { describeValue } from './describe-value.js';
 import { checkInteger, checkObject } from './validate.js';
 
 /** Options of {@link tieHeavyBinary}. */

@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 import { isArrayLike, toCheckedArray } from './validate.js';
 
 /**

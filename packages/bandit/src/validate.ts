@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 
 /**
  * Argument checks shared by the public entry points (probabilities: `validate-probability.ts`). Each throws a `TypeError` (wrong kind of value) or a

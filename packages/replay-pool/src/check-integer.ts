@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 
 /**
  * Checks an integer argument once at the public boundary. Internal.

@@ -1,5 +1,5 @@
+import { describeValue } from '@ftw/internal';
 import type { ColumnArena } from './column-arena.js';
-import { describeValue } from './describe-value.js';
 import { cloneJsonValue, type JsonValue } from './json-value.js';
 import type { Trajectory } from './trajectory.js';
 import type { TrajectoryInput } from './trajectory-input.js';

@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 
 /**
  * A value that survives `JSON.stringify` and `JSON.parse` unchanged: `null`, a boolean, a string, a

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { describeValue } from '@ftw/internal';
 import { decodeSnapshot } from './decode-snapshot.js';
-import { describeValue } from './describe-value.js';
 import { PoolError } from './pool-error.js';
 import type { PoolState } from './pool-state.js';
 

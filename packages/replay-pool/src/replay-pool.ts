@@ -1,8 +1,8 @@
+import { describeValue } from '@ftw/internal';
 import { checkInteger } from './check-integer.js';
 import { ColumnArena } from './column-arena.js';
 import { createTrajectory, MAX_VERSION } from './create-trajectory.js';
 import { decodeSnapshot } from './decode-snapshot.js';
-import { describeValue } from './describe-value.js';
 import { encodeSnapshot } from './encode-snapshot.js';
 import { PoolError } from './pool-error.js';
 import { MAX_CAPACITY, type PoolState } from './pool-state.js';

@@ -1,3 +1,5 @@
+import { describeValue } from '@ftw/internal';
+
 /**
  * A generator object with a `next()` that returns a 32-bit integer and advances in place, as pure-rand's
  * generators do from version 7 on (`xoroshiro128plus(seed)`, `mersenne(seed)`, …).
@@ -16,7 +18,7 @@ const TWO_POW_32 = 4294967296;
 
 /** Kept out of the draw closure so that it stays small enough to inline into the sampling loops. */
 function outOfRange(u: unknown): never {
-  throw new RangeError(`random must return numbers in [0, 1), got ${String(u)}`);
+  throw new RangeError(`random must return numbers in [0, 1), got ${describeValue(u)}`);
 }
 
 /**
@@ -65,7 +67,7 @@ export function toIndexSource(random: unknown): (bound: number) => number {
     };
   }
   throw new TypeError(
-    `random must be a function returning numbers in [0, 1) or a generator with next(), got ${String(random)}`,
+    `random must be a function returning numbers in [0, 1) or a generator with next(), got ${describeValue(random)}`,
   );
 }
 

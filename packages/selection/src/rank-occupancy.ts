@@ -1,3 +1,4 @@
+import { describeValue } from '@ftw/internal';
 import { logHypergeometricPmf } from './hypergeometric-pmf.js';
 import { checkSizes } from './validate.js';
 
@@ -50,7 +51,8 @@ const LN2_LO = 1.9082149292705877e-10;
 export function rankOccupancy(n: number, batchSize: number, keep: number, out?: Float64Array): Float64Array {
   checkSizes(n, batchSize, keep);
   if (out !== undefined) {
-    if (!(out instanceof Float64Array)) throw new TypeError(`out must be a Float64Array, got ${String(out)}`);
+    if (!(out instanceof Float64Array))
+      throw new TypeError(`out must be a Float64Array, got ${describeValue(out)}`);
     if (out.length !== n) throw new RangeError(`out must have length n (${n}), got ${out.length}`);
   }
   const result = out ?? new Float64Array(n);

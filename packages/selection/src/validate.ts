@@ -1,8 +1,7 @@
+import { describeValue } from '@ftw/internal';
+
 /** Largest pool size: indices into the pool are stored in `Uint32Array`s. */
 export const MAX_POOL_SIZE = 2 ** 32 - 1;
-
-const show = (value: unknown): string =>
-  typeof value === 'string' ? JSON.stringify(value) : typeof value === 'bigint' ? `${value}n` : String(value);
 
 /**
  * Checks that `value` is an integer in [1, max].
@@ -10,10 +9,10 @@ const show = (value: unknown): string =>
  */
 export function checkPositiveInteger(name: string, value: unknown, max: number = MAX_POOL_SIZE): number {
   if (typeof value !== 'number') {
-    throw new TypeError(`${name} must be a positive integer, got ${show(value)} (${typeof value})`);
+    throw new TypeError(`${name} must be a positive integer, got ${describeValue(value)}`);
   }
   if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw new RangeError(`${name} must be a positive integer <= ${max}, got ${show(value)}`);
+    throw new RangeError(`${name} must be a positive integer <= ${max}, got ${describeValue(value)}`);
   }
   return value;
 }
@@ -42,7 +41,7 @@ export function checkReturns(returns: unknown): Float64Array {
     typeof returns !== 'object' ||
     typeof (returns as { length?: unknown }).length !== 'number'
   ) {
-    throw new TypeError(`returns must be an array or typed array of numbers, got ${show(returns)}`);
+    throw new TypeError(`returns must be an array or typed array of numbers, got ${describeValue(returns)}`);
   }
   const values = returns as ArrayLike<unknown>;
   if (values.length === 0) throw new RangeError('returns must not be empty, got length 0');
@@ -51,8 +50,9 @@ export function checkReturns(returns: unknown): Float64Array {
   }
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (typeof v !== 'number') throw new TypeError(`returns[${i}] must be a number, got ${show(v)}`);
-    if (!Number.isFinite(v)) throw new RangeError(`returns[${i}] must be a finite number, got ${show(v)}`);
+    if (typeof v !== 'number') throw new TypeError(`returns[${i}] must be a number, got ${describeValue(v)}`);
+    if (!Number.isFinite(v))
+      throw new RangeError(`returns[${i}] must be a finite number, got ${describeValue(v)}`);
   }
   return values instanceof Float64Array ? values : Float64Array.from(values as ArrayLike<number>);
 }
@@ -64,10 +64,10 @@ export function checkReturns(returns: unknown): Float64Array {
 export function checkThreshold(threshold: unknown): number | undefined {
   if (threshold === undefined) return undefined;
   if (typeof threshold !== 'number') {
-    throw new TypeError(`threshold must be a finite number or undefined, got ${show(threshold)}`);
+    throw new TypeError(`threshold must be a finite number or undefined, got ${describeValue(threshold)}`);
   }
   if (!Number.isFinite(threshold)) {
-    throw new RangeError(`threshold must be a finite number or undefined, got ${show(threshold)}`);
+    throw new RangeError(`threshold must be a finite number or undefined, got ${describeValue(threshold)}`);
   }
   return threshold;
 }
@@ -78,7 +78,7 @@ export function checkThreshold(threshold: unknown): number | undefined {
  */
 export function checkOptions(options: unknown): Record<string, unknown> {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`options must be an object, got ${show(options)}`);
+    throw new TypeError(`options must be an object, got ${describeValue(options)}`);
   }
   return options as Record<string, unknown>;
 }

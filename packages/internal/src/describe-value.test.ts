@@ -14,7 +14,8 @@ describe('describeValue', () => {
     [[1, 2], 'an array of length 2'],
     [{}, 'an object'],
     [Object.create(null), 'an object'],
-    [new Int32Array(1), 'an Int32Array'],
+    [new Int32Array(1), 'an Int32Array of length 1'],
+    [new Float64Array(3), 'a Float64Array of length 3'],
     [new Map(), 'a Map'],
     [true, 'true'],
   ])('renders %s as %s', (value, expected) => {

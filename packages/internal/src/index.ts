@@ -1,0 +1,1 @@
+export { describeValue } from './describe-value.js';
