@@ -26,8 +26,9 @@ const LN2_LO = 1.9082149292705877e-10;
  * is a sum of positive terms taken from the small end, with no subtraction. d is a hypergeometric pmf in
  * r: it follows the ratio recurrence d(j−1) = d(j)·(j−K)(n−j) / ((j−1)(n−j−C+K+1)) (exact integer
  * products), re-anchored every 256 ranks by a direct log-space evaluation (Loader's saddle-point form),
- * and summed with Kahan compensation. Values are carried with a binary exponent, so nothing overflows
- * or underflows on the way; a result below about 1e-308 may come out as 0. Cost: O(n), one pmf
+ * and summed in blocks of 256 whose totals are added with Kahan compensation. Values are carried with
+ * a binary exponent, so nothing overflows or underflows on the way; a result below about 1e-308 may come
+ * out as 0. Cost: O(n), one pmf
  * evaluation per 256 ranks, no per-(r, k) work. Relative error below 1e-12 for values above 1e-300
  * (tested against BigInt rational arithmetic).
  *
@@ -73,48 +74,52 @@ export function fillRankOccupancy(out: Float64Array, n: number, batchSize: numbe
   out.fill(0, last, n);
   const lnScale = Math.log((C * (C - 1)) / (K * n) / (n - 1));
 
-  // Running state, in units of 2^exponent: u = d(j), sum = Σ_{i≥j} d(i) (Kahan, with compensation).
+  // Running state, in units of 2^exponent: u = d(j); P(j) = base + partial, where base sums the blocks
+  // already done (Kahan-compensated across blocks) and partial the current block (at most 256 plain
+  // additions of positive terms: relative error <= 256 eps). Only one add and one multiply are then
+  // carried from rank to rank, instead of Kahan's four-add chain.
   let exponent = 0;
   let unitLow = 1;
   let unitHigh = 1;
-  let sum = 0;
+  let base = 0;
   let compensation = 0;
-  const setExponent = (e: number): void => {
-    exponent = e;
-    // Split so that sum · 2^e is formed without an intermediate underflow.
-    const half = Math.floor(e / 2);
-    unitLow = 2 ** half;
-    unitHigh = 2 ** (e - half);
-  };
 
   for (let anchor = last; anchor >= K; anchor -= ANCHOR_EVERY) {
     const lnD = lnScale + logHypergeometricPmf(K - 1, anchor - 1, n - anchor - 1, C - 2);
-    if (anchor === last) setExponent(Math.floor(lnD / Math.LN2));
+    if (anchor === last) exponent = Math.floor(lnD / Math.LN2);
     let x = lnD - exponent * LN2_HI - exponent * LN2_LO;
     if (x > RESCALE_BITS * Math.LN2) {
       const shift = Math.floor(x / Math.LN2);
-      sum = sum * 2 ** -Math.ceil(shift / 2) * 2 ** -Math.floor(shift / 2);
-      compensation = 0;
-      setExponent(exponent + shift);
+      base = base * 2 ** -Math.ceil(shift / 2) * 2 ** -Math.floor(shift / 2);
+      compensation = compensation * 2 ** -Math.ceil(shift / 2) * 2 ** -Math.floor(shift / 2);
+      exponent += shift;
       x = lnD - exponent * LN2_HI - exponent * LN2_LO;
     }
+    // 2^exponent as two factors, so that (base + partial) · 2^exponent never underflows half-way.
+    unitLow = 2 ** Math.floor(exponent / 2);
+    unitHigh = 2 ** (exponent - Math.floor(exponent / 2));
     let u = Math.exp(x);
+    let partial = 0;
     const stop = Math.max(anchor - ANCHOR_EVERY + 1, K);
     for (let j = anchor; ; j--) {
-      const y = u - compensation;
-      const t = sum + y;
-      compensation = t - sum - y;
-      sum = t;
-      out[j - 1] = sum * unitLow * unitHigh;
+      partial += u;
+      out[j - 1] = (base + partial) * unitLow * unitHigh;
       if (j === stop) break;
       u *= ((j - K) * (n - j)) / ((j - 1) * (n - j - C + K + 1));
       if (u > RESCALE_LIMIT) {
         u *= RESCALE_FACTOR;
-        sum *= RESCALE_FACTOR;
+        partial *= RESCALE_FACTOR;
+        base *= RESCALE_FACTOR;
         compensation *= RESCALE_FACTOR;
-        setExponent(exponent + RESCALE_BITS);
+        exponent += RESCALE_BITS;
+        unitLow = 2 ** Math.floor(exponent / 2);
+        unitHigh = 2 ** (exponent - Math.floor(exponent / 2));
       }
     }
+    const y = partial - compensation;
+    const t = base + y;
+    compensation = t - base - y;
+    base = t;
   }
   // The K best ranks are kept whenever drawn: P = C / (K n) exactly.
   out.fill(C / (K * n), 0, K);
