@@ -1,6 +1,7 @@
 import { describeValue } from './describe-value.js';
+import { MAX_MAGNITUDE } from './max-magnitude.js';
 import { assertProbabilityVector } from './probability-vector.js';
-import { assertNonNegative, outBuffer } from './validate.js';
+import { nonNegativeError, outBuffer } from './validate.js';
 
 /**
  * The closed-form minimiser of FTW's objective with forward KL for a tabular policy (one categorical
@@ -43,7 +44,7 @@ export function forwardKlProjection(
   const n = pHat.length;
   assertProbabilityVector('pHat', pHat, n);
   assertProbabilityVector('piRef', piRef, n);
-  assertNonNegative('beta', beta);
+  if (typeof beta !== 'number' || !(beta >= 0 && beta <= MAX_MAGNITUDE)) throw nonNegativeError('beta', beta);
   const result = outBuffer('out', out, n);
   const inv = 1 / (1 + beta);
   for (let j = 0; j < n; j++) result[j] = (pHat[j]! + beta * piRef[j]!) * inv;

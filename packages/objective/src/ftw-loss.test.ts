@@ -1,5 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { extremeLogit, maxAbs, moderateLogit } from '../test/arbitraries.js';
 import { centralDifferences, gradientMismatch, naiveFtwLoss, naiveSoftmax } from '../test/naive.js';
 import { forwardKlProjection } from './forward-kl-projection.js';
 import { type FtwLossInput, ftwLoss } from './ftw-loss.js';
@@ -19,14 +20,6 @@ interface Problem {
   ref: number[];
   normalize: 'mean' | 'sum';
 }
-
-/** Logits from moderate to extreme: ±1000 exactly, anything in between, and near-deterministic gaps. */
-const extremeLogit = fc.oneof(
-  fc.double({ min: -5, max: 5, noNaN: true }),
-  fc.constantFrom(-1000, 1000, 30, -30),
-  fc.double({ min: -1000, max: 1000, noNaN: true }),
-);
-const moderateLogit = fc.double({ min: -4, max: 4, noNaN: true });
 
 function problem(logit: fc.Arbitrary<number>): fc.Arbitrary<Problem> {
   return fc
@@ -89,12 +82,6 @@ function inputOf(p: Problem, logits: Float64Array): FtwLossInput {
   if (ref !== undefined)
     input.reference = p.refKind.endsWith('logprobs') ? { logProbs: ref } : { logits: ref };
   return input;
-}
-
-function maxAbs(values: ArrayLike<number>): number {
-  let m = 0;
-  for (let k = 0; k < values.length; k++) m = Math.max(m, Math.abs(values[k]!));
-  return m;
 }
 
 describe('ftwLoss', () => {

@@ -1,5 +1,6 @@
 import { describeValue } from './describe-value.js';
-import { assertBoundedArray, assertNonNegative, assertOneOf, outBuffer } from './validate.js';
+import { MAX_MAGNITUDE } from './max-magnitude.js';
+import { assertBoundedArray, assertOneOf, nonNegativeError, outBuffer } from './validate.js';
 
 /** Options of {@link grpoAdvantages}. */
 export interface GrpoAdvantagesOptions {
@@ -35,8 +36,10 @@ const STD_MODES: readonly ('population' | 'sample')[] = ['population', 'sample']
  * the chosen convention) up to rounding. Reference: Z. Shao et al., "DeepSeekMath" (2024),
  * section 4.1.2, outcome supervision.
  *
- * Method: the mean as `Σ r_k / n`, then the squared deviations from it (not the cancellation-prone
- * `E[r²] − E[r]²`), each scaled by the largest deviation so that the sum of squares cannot overflow.
+ * Method: deviations `r_k − r_1` from the group's first reward (exact for close rewards, by Sterbenz's
+ * lemma) divided by the largest of them, their mean, then the squared deviations from it (two passes,
+ * not the cancellation-prone `E[r²] − E[r]²`). Rewards that differ only in their last bits, or are
+ * subnormal, still give mean 0 and variance 1; a group is constant exactly when every deviation is 0.
  *
  * @param rewards - one finite reward per sample, grouped consecutively
  * @param groups - the common group size (which must divide `rewards.length`), or the sizes of the
@@ -68,7 +71,8 @@ export function grpoAdvantages(
   const sample =
     options?.std === undefined ? false : assertOneOf('options.std', options.std, STD_MODES) === 'sample';
   const epsilon = options?.epsilon ?? 0;
-  assertNonNegative('options.epsilon', epsilon);
+  if (typeof epsilon !== 'number' || !(epsilon >= 0 && epsilon <= MAX_MAGNITUDE))
+    throw nonNegativeError('options.epsilon', epsilon);
   let sizes: ArrayLike<number> | undefined;
   let size = 0;
   if (typeof groups === 'number') {
@@ -99,26 +103,24 @@ export function grpoAdvantages(
   for (let g = 0, start = 0; g < count; g++) {
     const len = sizes === undefined ? size : sizes[g]!;
     const end = start + len;
+    // Deviations from the first reward, divided by the largest: exact for close rewards (Sterbenz),
+    // and in [-1, 1] so that neither their mean nor their squares underflow or overflow.
     const first = rewards[start]!;
-    let constant = true;
-    let mean = 0;
-    for (let k = start; k < end; k++) {
-      const r = rewards[k]!;
-      if (r !== first) constant = false;
-      mean += r / len;
-    }
-    if (constant) {
+    let scale = 0;
+    for (let k = start; k < end; k++) scale = Math.max(scale, Math.abs(rewards[k]! - first));
+    if (scale === 0) {
       for (let k = start; k < end; k++) advantages[k] = 0;
     } else {
-      let dmax = 0;
-      for (let k = start; k < end; k++) dmax = Math.max(dmax, Math.abs(rewards[k]! - mean));
+      let mean = 0;
+      for (let k = start; k < end; k++) mean += (rewards[k]! - first) / scale;
+      mean /= len;
       let ss = 0;
       for (let k = start; k < end; k++) {
-        const d = (rewards[k]! - mean) / dmax;
+        const d = (rewards[k]! - first) / scale - mean;
         ss += d * d;
       }
-      const inv = 1 / (dmax * Math.sqrt(ss / (sample ? len - 1 : len)) + epsilon);
-      for (let k = start; k < end; k++) advantages[k] = (rewards[k]! - mean) * inv;
+      const inv = 1 / (Math.sqrt(ss / (sample ? len - 1 : len)) + epsilon / scale);
+      for (let k = start; k < end; k++) advantages[k] = ((rewards[k]! - first) / scale - mean) * inv;
     }
     start = end;
   }

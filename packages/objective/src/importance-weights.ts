@@ -1,5 +1,6 @@
 import { describeValue } from './describe-value.js';
-import { assertLogProbArray, assertNonNegative, outBuffer } from './validate.js';
+import { MAX_MAGNITUDE } from './max-magnitude.js';
+import { assertLogProbArray, nonNegativeError, outBuffer } from './validate.js';
 
 /** Input of {@link importanceWeights}: per-step log-probabilities of the taken actions. */
 export interface ImportanceWeightsInput {
@@ -110,7 +111,8 @@ export function importanceWeights(
   const lp = assertLogProbArray('logProbs', input.logProbs, steps, 'the sum of lengths');
   const lq = assertLogProbArray('behaviourLogProbs', input.behaviourLogProbs, steps, 'the sum of lengths');
   const cap = options?.truncation ?? 1;
-  assertNonNegative('options.truncation', cap);
+  if (typeof cap !== 'number' || !(cap >= 0 && cap <= MAX_MAGNITUDE))
+    throw nonNegativeError('options.truncation', cap);
   if (cap === 0) throw new RangeError('options.truncation must be > 0, got 0');
   const logCap = Math.log(cap);
   const logWeights = outBuffer('out.logWeights', out?.logWeights, n);
@@ -143,8 +145,8 @@ export function importanceWeights(
     tSumSq += tr * tr;
   }
   for (let k = 0; k < n; k++) normalized[k] = normalized[k]! / sum;
-  // A fresh result is built whole; a caller's \`out\` is filled field by field, always in this order,
-  // so that its stores stay monomorphic and V8 writes the numbers in place instead of boxing them.
+  // Our own results are built whole, so these stores see only the caller's `out`: a loop that reuses one
+  // `out` keeps them monomorphic, and V8 then updates the numbers in place instead of boxing them.
   if (out === undefined)
     return {
       logWeights,

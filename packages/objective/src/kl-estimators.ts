@@ -116,8 +116,8 @@ export function klEstimators(input: KlEstimatorsInput, out?: KlEstimatesOut): Kl
     s2 += b;
     s3 += c;
   }
-  // A fresh result is built whole; a caller's \`out\` is filled field by field, always in this order,
-  // so that its stores stay monomorphic and V8 writes the numbers in place instead of boxing them.
+  // Our own results are built whole, so these stores see only the caller's `out`: a loop that reuses one
+  // `out` keeps them monomorphic, and V8 then updates the numbers in place instead of boxing them.
   if (out === undefined) return { k1, k2, k3, dk1, dk2, dk3, k1Mean: s1 / n, k2Mean: s2 / n, k3Mean: s3 / n };
   out.k1 = k1;
   out.k2 = k2;

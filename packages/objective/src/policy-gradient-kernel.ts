@@ -62,8 +62,8 @@ export function policyGradientKernel(
     rowStats[3] = coef;
     rowSelectedGrad(grad, o, actions, a);
   }
-  // A fresh result is built whole; a caller's \`out\` is filled field by field, always in this order,
-  // so that its stores stay monomorphic and V8 writes the numbers in place instead of boxing them.
+  // Our own results are built whole, so these stores see only the caller's `out`: a loop that reuses one
+  // `out` keeps them monomorphic, and V8 then updates the numbers in place instead of boxing them.
   if (out === undefined) return { grad, loss, entropy: entropy / rows };
   out.grad = grad;
   out.loss = loss;

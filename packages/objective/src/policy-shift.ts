@@ -90,16 +90,17 @@ export function policyShift(
       kl += pj * (lp - lq);
       tv += Math.abs(pj - Math.exp(lq));
     }
-    // Rounding can leave a KL of identical rows at −1e-17; the divergence itself is never negative.
+    // Rounding can leave a KL of identical rows at −1e-17 or a TV of disjoint rows at 1 + 2e-16; the
+    // quantities themselves lie in [0, ∞) and [0, 1].
     kl = Math.max(kl, 0);
-    tv *= 0.5;
+    tv = Math.min(0.5 * tv, 1);
     klSum += kl;
     tvSum += tv;
     if (kl > klMax) klMax = kl;
     if (tv > tvMax) tvMax = tv;
   }
-  // A fresh result is built whole; a caller's \`out\` is filled field by field, always in this order,
-  // so that its stores stay monomorphic and V8 writes the numbers in place instead of boxing them.
+  // Our own results are built whole, so these stores see only the caller's `out`: a loop that reuses one
+  // `out` keeps them monomorphic, and V8 then updates the numbers in place instead of boxing them.
   if (out === undefined) return { klMean: klSum / rows, klMax, tvMean: tvSum / rows, tvMax };
   out.klMean = klSum / rows;
   out.klMax = klMax;

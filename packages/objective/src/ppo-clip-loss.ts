@@ -1,5 +1,6 @@
 import { describeValue } from './describe-value.js';
 import { expm1MinusX } from './expm1-minus-x.js';
+import { MAX_MAGNITUDE } from './max-magnitude.js';
 import { ObjectiveError } from './objective-error.js';
 import { checkPolicyGradientWeights, pgScalars } from './policy-gradient-kernel.js';
 import { rowExp, rowSelectedGrad, rowStats } from './row-softmax.js';
@@ -9,9 +10,9 @@ import {
   assertInteger,
   assertLogits,
   assertLogProbArray,
-  assertNonNegative,
   assertNoOverlap,
   assertSelected,
+  nonNegativeError,
   outBuffer,
 } from './validate.js';
 
@@ -119,7 +120,8 @@ export function ppoClipLoss(input: PpoClipInput, out?: PpoClipOut): PpoClipResul
   const behaviour = assertLogProbArray('behaviourLogProbs', input.behaviourLogProbs, rows, 'rows');
   const advantages = assertBoundedArray('advantages', input.advantages, rows, 'rows');
   const epsilon = input.clip ?? 0.2;
-  assertNonNegative('clip', epsilon);
+  if (typeof epsilon !== 'number' || !(epsilon >= 0 && epsilon <= MAX_MAGNITUDE))
+    throw nonNegativeError('clip', epsilon);
   checkPolicyGradientWeights(input);
   const scale = pgScalars[0]!;
   const weights = input.weights;
@@ -169,8 +171,8 @@ export function ppoClipLoss(input: PpoClipInput, out?: PpoClipOut): PpoClipResul
       `ppoClipLoss: the weighted sum of the surrogate terms overflows, got ${loss}`,
     );
   }
-  // A fresh result is built whole; a caller's \`out\` is filled field by field, always in this order,
-  // so that its stores stay monomorphic and V8 writes the numbers in place instead of boxing them.
+  // Our own results are built whole, so these stores see only the caller's `out`: a loop that reuses one
+  // `out` keeps them monomorphic, and V8 then updates the numbers in place instead of boxing them.
   if (out === undefined)
     return { grad, loss, entropy: entropy / rows, clipFraction: clipped / rows, approxKl: approxKl / rows };
   out.grad = grad;

@@ -1,14 +1,15 @@
 import { describeValue } from './describe-value.js';
+import { MAX_MAGNITUDE } from './max-magnitude.js';
 import { checkPolicyGradientWeights, pgScalars, policyGradientKernel } from './policy-gradient-kernel.js';
 import type { PolicyGradientOut, PolicyGradientResult } from './policy-gradient-loss.js';
 import type { Logits } from './types.js';
 import {
-  assertBounded,
   assertBoundedArray,
   assertInteger,
   assertLogits,
   assertNoOverlap,
   assertSelected,
+  boundedError,
   outBuffer,
 } from './validate.js';
 
@@ -95,7 +96,7 @@ export function reinforceLoss(input: ReinforceInput, out?: PolicyGradientOut): P
     }
     baseline = sw > 0 ? swg / sw : 0;
   } else if (typeof b === 'number') {
-    assertBounded('baseline', b);
+    if (!(b >= -MAX_MAGNITUDE && b <= MAX_MAGNITUDE)) throw boundedError('baseline', b);
     baseline = b;
   } else if (typeof b === 'object' && b !== null) {
     baselines = assertBoundedArray('baseline', b, rows, 'rows');

@@ -1,5 +1,6 @@
 import { describeValue } from './describe-value.js';
-import { assertNonNegative } from './validate.js';
+import { MAX_MAGNITUDE } from './max-magnitude.js';
+import { nonNegativeError } from './validate.js';
 
 /**
  * TRPO's bound on the error of the surrogate: how far the true return of a new policy π′ can be from
@@ -21,11 +22,12 @@ import { assertNonNegative } from './validate.js';
  * @example
  * ```ts
  * console.log(trpoBound(1, 0.9, 0.1));
- * // 3.6000000000000005
+ * // 3.6000000000000023
  * ```
  */
 export function trpoBound(epsilon: number, gamma: number, alpha: number): number {
-  assertNonNegative('epsilon', epsilon);
+  if (typeof epsilon !== 'number' || !(epsilon >= 0 && epsilon <= MAX_MAGNITUDE))
+    throw nonNegativeError('epsilon', epsilon);
   if (typeof gamma !== 'number' || !(gamma >= 0 && gamma < 1)) {
     throw new RangeError(`gamma must be a number in [0, 1), got ${describeValue(gamma)}`);
   }

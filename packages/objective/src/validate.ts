@@ -22,22 +22,22 @@ export function assertInteger(name: string, value: unknown, min: number): number
   return value;
 }
 
-/** Throws unless `value` is a number in `[0, MAX_MAGNITUDE]`. */
-export function assertNonNegative(name: string, value: unknown): asserts value is number {
-  if (typeof value !== 'number' || !(value >= 0 && value <= MAX_MAGNITUDE)) {
-    throw new RangeError(
-      `${name} must be a finite number in [0, ${MAX_MAGNITUDE}], got ${describeValue(value)}`,
-    );
-  }
+/**
+ * The RangeError for a value that should be a number in `[0, MAX_MAGNITUDE]`. Callers test the value
+ * inline (`v >= 0 && v <= MAX_MAGNITUDE`) and call this only to throw: passing a double to a helper
+ * that V8 does not inline would box it on every call.
+ */
+export function nonNegativeError(name: string, value: unknown): RangeError {
+  return new RangeError(
+    `${name} must be a finite number in [0, ${MAX_MAGNITUDE}], got ${describeValue(value)}`,
+  );
 }
 
-/** Throws unless `value` is a number with `|value| <= MAX_MAGNITUDE`. */
-export function assertBounded(name: string, value: unknown): asserts value is number {
-  if (typeof value !== 'number' || !(value >= -MAX_MAGNITUDE && value <= MAX_MAGNITUDE)) {
-    throw new RangeError(
-      `${name} must be a finite number with |value| <= ${MAX_MAGNITUDE}, got ${describeValue(value)}`,
-    );
-  }
+/** The RangeError for a value that should be a number with `|value| <= MAX_MAGNITUDE` (see above). */
+export function boundedError(name: string, value: unknown): RangeError {
+  return new RangeError(
+    `${name} must be a finite number with |value| <= ${MAX_MAGNITUDE}, got ${describeValue(value)}`,
+  );
 }
 
 /** Throws unless `value` is array-like (an array or a typed array) of exactly `length` entries. */
