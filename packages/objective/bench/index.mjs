@@ -1,8 +1,16 @@
-// Benchmarks of @ftw/objective (run `pnpm build` first). The floor is a loop doing two Math.exp per
-// element over the same logits, measured in the same mitata run; the ratios at the end compare each
-// kernel with it. Allocation per call with `out` buffers is measured from heap growth without GC.
+// Benchmarks of @ftw/objective (run `pnpm build` first; they import ../dist). The floor is a loop doing
+// two Math.exp per element over the same 256 × 32,768 logits, measured in the same mitata run; the ratios
+// printed at the end compare each kernel with it. Allocation per ftwLoss call with out buffers is
+// measured twice: heap growth after a full GC on a small shape (before the timings), and V8's sampling
+// heap profiler on the large shape (after them).
+import inspector from 'node:inspector';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { bench, do_not_optimize, run, summary } from 'mitata';
 import { ftwLoss, policyGradientLoss } from '../dist/index.js';
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc');
 
 const rows = 256;
 const actions = 32_768;
@@ -15,59 +23,105 @@ for (let k = 0; k < n; k++) {
   state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
   logits[k] = (state / 2 ** 32) * 8 - 4;
 }
-const logits32 = Float32Array.from(logits);
 const selected = new Int32Array(rows);
 for (let i = 0; i < rows; i++) selected[i] = (i * 7919) % actions;
 const refRows = new Float64Array(n);
 for (let k = 0; k < n; k++) refRows[k] = logits[(k + 1) % n] * 0.5;
-const floorOut = new Float64Array(n);
+const advantages = new Float64Array(rows).fill(1);
 
 /** The floor: per element, two Math.exp and one store, over the same rows × actions logits. */
 function floor(z, out) {
   let s = 0;
   for (let k = 0; k < z.length; k++) {
     const v = z[k];
-    const e = Math.exp(v);
-    out[k] = e;
+    out[k] = Math.exp(v);
     s += Math.exp(-v);
   }
   return s;
 }
 
-const outs = {
-  reverse: { grad: new Float64Array(n) },
-  forward: { grad: new Float64Array(n) },
-  f32: { grad: new Float64Array(n) },
-  refRows: { grad: new Float64Array(n) },
-  pg: { grad: new Float64Array(n) },
-};
-const advantages = new Float64Array(rows).fill(1);
-const inputs = {
-  reverse: { logits, rows, actions, selected, beta: 0.05, kl: 'reverse' },
-  forward: { logits, rows, actions, selected, beta: 0.05, kl: 'forward' },
-  f32: { logits: logits32, rows, actions, selected, beta: 0.05, kl: 'reverse' },
-  refRows: { logits, rows, actions, selected, beta: 0.05, kl: 'reverse', reference: { logits: refRows } },
-};
+const reverse = { logits, rows, actions, selected, beta: 0.05, kl: 'reverse' };
+const forward = { logits, rows, actions, selected, beta: 0.05, kl: 'forward' };
+const rowRef = { logits, rows, actions, selected, beta: 0.05, kl: 'reverse', reference: { logits: refRows } };
+const pg = { logits, rows, actions, selected, advantages };
+const outs = Array.from({ length: 4 }, () => ({ grad: new Float64Array(n) }));
+const floorOut = new Float64Array(n);
 
+/**
+ * Smallest heap growth per call of `call()` over `windows` windows of `calls` calls, each after a full
+ * GC: the minimum skips the JIT warm-up, whose compilations allocate while the function tiers up.
+ */
+function heapPerCall(call, calls, windows) {
+  let best = Number.POSITIVE_INFINITY;
+  for (let w = 0; w < windows; w++) {
+    gc();
+    const before = v8.getHeapStatistics().used_heap_size;
+    for (let k = 0; k < calls; k++) call();
+    best = Math.min(best, (v8.getHeapStatistics().used_heap_size - before) / calls);
+  }
+  return best;
+}
+const small = {
+  logits: logits.subarray(0, 64 * 64),
+  rows: 64,
+  actions: 64,
+  selected: selected.map((a) => a % 64).subarray(0, 64),
+  beta: 0.05,
+};
+const smallOut = { grad: new Float64Array(64 * 64) };
+
+/**
+ * JavaScript heap bytes allocated per call of `call()` by frames below ftwLoss, from V8's sampling heap
+ * profiler (one sample per 16 allocated bytes on average): at the large shape a window holds only a few
+ * calls, and used_heap_size also moves with V8's own background work, so the profiler's attribution to
+ * JavaScript frames is the sharper measure there.
+ */
+function sampledBytesPerCall(call, calls) {
+  const session = new inspector.Session();
+  session.connect();
+  let profile;
+  session.post('HeapProfiler.enable');
+  session.post('HeapProfiler.startSampling', { samplingInterval: 16 });
+  for (let k = 0; k < calls; k++) call();
+  session.post('HeapProfiler.stopSampling', (error, result) => {
+    if (error) throw error;
+    profile = result.profile;
+  });
+  session.disconnect();
+  let bytes = 0;
+  const walk = (node, below) => {
+    const inside = below || node.callFrame.functionName.startsWith('ftwLoss');
+    if (inside) bytes += node.selfSize;
+    for (const child of node.children) walk(child, inside);
+  };
+  walk(profile.head, false);
+  return bytes / calls;
+}
+const heapSmall = heapPerCall(() => ftwLoss(small, smallOut), 10_000, 10);
+
+const FLOOR = 'floor: 2 × Math.exp per element';
 summary(() => {
-  bench('floor: 2 × Math.exp per element', () => do_not_optimize(floor(logits, floorOut)));
-  bench('ftwLoss reverse KL, uniform ref', () => do_not_optimize(ftwLoss(inputs.reverse, outs.reverse)));
-  bench('ftwLoss forward KL, uniform ref', () => do_not_optimize(ftwLoss(inputs.forward, outs.forward)));
-  bench('ftwLoss reverse KL, Float32 logits', () => do_not_optimize(ftwLoss(inputs.f32, outs.f32)));
-  bench('ftwLoss reverse KL, per-row reference logits', () =>
-    do_not_optimize(ftwLoss(inputs.refRows, outs.refRows)),
-  );
-  bench('policyGradientLoss', () =>
-    do_not_optimize(policyGradientLoss({ logits, rows, actions, selected, advantages }, outs.pg)),
-  );
+  bench(FLOOR, () => do_not_optimize(floor(logits, floorOut)));
+  bench('ftwLoss reverse KL, uniform reference', () => do_not_optimize(ftwLoss(reverse, outs[0])));
+  bench('ftwLoss forward KL, uniform reference', () => do_not_optimize(ftwLoss(forward, outs[1])));
+  bench('ftwLoss reverse KL, per-row reference logits', () => do_not_optimize(ftwLoss(rowRef, outs[2])));
+  bench('policyGradientLoss', () => do_not_optimize(policyGradientLoss(pg, outs[3])));
 });
 
-const { benchmarks } = await run({ format: 'mitata' });
-const avg = (name) => benchmarks.find((b) => b.alias === name)?.runs[0]?.stats?.avg;
-const floorNs = avg('floor: 2 × Math.exp per element');
+const { benchmarks } = await run();
+const heapLarge = sampledBytesPerCall(() => ftwLoss(reverse, outs[0]), 10);
+const avg = (alias) => benchmarks.find((b) => b.alias === alias)?.runs[0]?.stats?.avg ?? Number.NaN;
+const floorNs = avg(FLOOR);
 console.log('');
-console.log(`shape: ${rows} rows × ${actions} actions (${n} elements)`);
+console.log(`shape: ${rows} rows × ${actions} actions = ${n} elements; Node ${process.versions.node}`);
+console.log(`floor: ${(floorNs / 1e6).toFixed(1)} ms per call`);
 for (const b of benchmarks) {
-  if (b.alias.startsWith('floor')) continue;
+  if (b.alias === FLOOR) continue;
   console.log(`ratio ${b.alias} / floor = ${(avg(b.alias) / floorNs).toFixed(2)}`);
 }
+console.log(
+  `JS heap allocation sampled inside ftwLoss with out (256 × 32,768; 10 calls after the timings): ${heapLarge.toFixed(1)} bytes per call`,
+);
+console.log(
+  `heap growth per ftwLoss call with out (64 × 64; best of 10 windows of 10,000 calls after a full GC): ${heapSmall.toFixed(2)} bytes`,
+);
