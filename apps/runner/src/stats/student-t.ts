@@ -4,7 +4,9 @@
  * Method: F(t) = 1 − ½ · I_x(ν/2, ½) for t ≥ 0 with x = ν / (ν + t²), where I is the regularised incomplete
  * beta function, evaluated by its continued fraction (modified Lentz; Numerical Recipes §6.4, using the
  * symmetry I_x(a, b) = 1 − I_{1−x}(b, a) where the fraction converges slowly) with a Lanczos log-gamma
- * (g = 7, 9 terms; relative error below 1e-15). The quantile inverts F by bisection on [0, 2^60], which is
+ * (g = 7, 9 terms). F is good to 1e-10 absolute for ν ≤ 200 (measured: 1.3e-13 at ν = 1, 2.9e-11 at
+ * ν = 100–200; the exponent of the front factor grows like ν ln ν). The quantile inverts F by bisection on
+ * [0, 2^60], which is
  * monotone and needs no derivative; 200 halvings reach the last bit of a double.
  *
  * Reference: M. Abramowitz and I. Stegun, Handbook of Mathematical Functions, 26.5.27 and 26.7.1.
