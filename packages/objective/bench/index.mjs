@@ -49,15 +49,19 @@ const floorOut = new Float64Array(n);
 
 /**
  * Smallest heap growth per call of `call()` over `windows` windows of `calls` calls, each after a full
- * GC: the minimum skips the JIT warm-up, whose compilations allocate while the function tiers up.
+ * GC and counted only if no GC ran inside it: the minimum skips the JIT warm-up, whose compilations
+ * allocate while the function tiers up.
  */
 function heapPerCall(call, calls, windows) {
   let best = Number.POSITIVE_INFINITY;
   for (let w = 0; w < windows; w++) {
     gc();
+    const profiler = new v8.GCProfiler();
+    profiler.start();
     const before = v8.getHeapStatistics().used_heap_size;
     for (let k = 0; k < calls; k++) call();
-    best = Math.min(best, (v8.getHeapStatistics().used_heap_size - before) / calls);
+    const grown = v8.getHeapStatistics().used_heap_size - before;
+    if ((profiler.stop()?.statistics.length ?? 0) === 0) best = Math.min(best, grown / calls);
   }
   return best;
 }

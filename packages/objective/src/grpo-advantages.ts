@@ -49,8 +49,8 @@ const STD_MODES: readonly ('population' | 'sample')[] = ['population', 'sample']
  * @returns the advantage of every sample
  * @throws TypeError if `rewards` or `groups` has the wrong type or `out` is not a Float64Array of the
  *   right length
- * @throws RangeError if a reward is not finite or exceeds `MAX_MAGNITUDE`, a group size is not a positive integer, the sizes do not
- *   cover `rewards`, `std` is unknown or ε is negative or non-finite
+ * @throws RangeError if a reward is not finite or exceeds `MAX_MAGNITUDE`, a group size is not a positive
+ *   integer, the sizes do not cover `rewards`, `std` is unknown or ε is negative or non-finite
  * @example
  * ```ts
  * console.log(Array.from(grpoAdvantages([1, 0, 0, 1, 5, 5], 2)));

@@ -86,8 +86,8 @@ export interface PpoClipOut {
  * {@link policyGradientLoss}'s. Method: `log π` by log-sum-exp, the ratio from the log-ratio. A ratio
  * that overflows (log-ratio > 709.78) is harmless when the clipped branch is taken (A > 0) or A = 0, and
  * `approxKl` is then `+Infinity`; when the unclipped branch would be infinite (A < 0) the function throws
- * rather than return an infinite loss and NaN gradients. Reference: J. Schulman et al., "Proximal Policy Optimization Algorithms"
- * (2017), Eq. 7.
+ * rather than return an infinite loss and NaN gradients. Reference: J. Schulman et al., "Proximal
+ * Policy Optimization Algorithms" (2017), Eq. 7.
  *
  * @param input - logits, shape, taken actions, behaviour log-probabilities, advantages, ε, weights
  * @param out - optional output object reused across calls

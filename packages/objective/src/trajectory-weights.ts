@@ -38,8 +38,8 @@ const MODES: readonly WeightNormalization[] = ['trajectory', 'step'];
  * @returns per-step weights, summing to 1
  * @throws TypeError if `counts` or `lengths` is not array-like, or `out` is not a Float64Array of the
  *   right length
- * @throws RangeError if the lengths differ, a count is negative, non-finite or above `MAX_MAGNITUDE`, a length is not a
- *   non-negative integer, `normalize` is unknown, or the total weight is zero
+ * @throws RangeError if the lengths differ, a count is negative, non-finite or above `MAX_MAGNITUDE`, a
+ *   length is not a non-negative integer, `normalize` is unknown, or the total weight is zero
  * @example
  * ```ts
  * // Trajectory 0 (2 steps) selected 3 times, trajectory 1 (1 step) once.

@@ -6,8 +6,7 @@
  * symmetry I_x(a, b) = 1 − I_{1−x}(b, a) where the fraction converges slowly) with a Lanczos log-gamma
  * (g = 7, 9 terms). F is good to 1e-10 absolute for ν ≤ 200 (measured: 1.3e-13 at ν = 1, 2.9e-11 at
  * ν = 100–200; the exponent of the front factor grows like ν ln ν). The quantile inverts F by bisection on
- * [0, 2^60], which is
- * monotone and needs no derivative; 200 halvings reach the last bit of a double.
+ * [0, 2^60], which is monotone and needs no derivative; 200 halvings reach the last bit of a double.
  *
  * Reference: M. Abramowitz and I. Stegun, Handbook of Mathematical Functions, 26.5.27 and 26.7.1.
  */
