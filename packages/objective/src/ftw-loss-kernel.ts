@@ -6,7 +6,8 @@ import type { Logits } from './types.js';
  * Per row it makes three passes over the logits and calls `Math.exp` once per element (plus one more per
  * element for a per-row reference and one for a non-uniform reference with forward KL):
  *
- * 1. the row maximum `m` (max-subtraction keeps every exponent `<= 0`);
+ * 1. the row maximum `m` (max-subtraction keeps every exponent `<= 0`), found by the caller in the pass
+ *    that validates the logits and passed in `maxima`;
  * 2. `e_j = exp(z_j − m)` stored in `grad`, `S = Σ e_j`, `Σ e_j (z_j − m)` (and `Σ e_j log ρ_j` for reverse
  *    KL), so that `lse = m + log S`, `H = log S − Σ e_j (z_j − m) / S` and
  *    `KL(π‖ρ) = −H − Σ π_j log ρ_j` are known before any gradient entry is written;
@@ -18,6 +19,7 @@ import type { Logits } from './types.js';
  * V8 boxes a double argument of a call it does not inline, and a training loop must not allocate.
  *
  * @param z - logits, `rows × actions`
+ * @param maxima - the maximum of each row of `z`
  * @param rows - number of rows
  * @param actions - number of actions per row
  * @param selected - action index per row
@@ -34,6 +36,7 @@ import type { Logits } from './types.js';
  */
 export function ftwLossKernel(
   z: Logits,
+  maxima: Float64Array,
   rows: number,
   actions: number,
   selected: ArrayLike<number>,
@@ -60,11 +63,7 @@ export function ftwLossKernel(
     const end = o + actions;
     const c = weights === undefined ? weightScale : weights[i]! * weightScale;
 
-    let m = Number.NEGATIVE_INFINITY;
-    for (let j = o; j < end; j++) {
-      const v = z[j]!;
-      if (v > m) m = v;
-    }
+    const m = maxima[i]!;
 
     // log ρ_j = ref[r + k] − shift for action k; r is the reference row's offset.
     const r = i * refStride;

@@ -479,6 +479,17 @@ describe('ftwLoss', () => {
       expect(() => ftwLoss({ ...good(), logits }, { grad: buffer.subarray(6, 12) })).not.toThrow();
     });
 
+    it('leaves out.grad untouched when it throws', () => {
+      const grad = new Float64Array(6).fill(7);
+      const bad = new Float64Array([0, 1, 2, 3, 4, Number.NaN]);
+      expect(() => ftwLoss({ ...good(), logits: bad }, { grad })).toThrow(
+        /^logits\[5\] must be a finite number/,
+      );
+      const logProbs = new Float64Array([0, 0, 0, -1, -1, -1]);
+      expect(() => ftwLoss({ ...good(), reference: { logProbs } }, { grad })).toThrow(/must be normalised/);
+      expect(Array.from(grad)).toEqual([7, 7, 7, 7, 7, 7]);
+    });
+
     it('accepts weights summing to zero with normalize sum', () => {
       const r = ftwLoss({ ...good(), weights: [0, 0], normalize: 'sum', beta: 1 });
       expect(r.crossEntropy).toBe(0);

@@ -5,14 +5,16 @@ import type { Logits } from './types.js';
 import {
   assertInteger,
   assertLogitArray,
-  assertLogits,
+  assertLogitShape,
   assertLogitValues,
   assertNoOverlap,
   assertOneOf,
   assertSelected,
   checkWeights,
+  logitValueError,
   nonNegativeError,
   outBuffer,
+  scanRow,
   weightTotal,
 } from './validate.js';
 
@@ -110,6 +112,8 @@ const LOG_PROB_NORMALIZATION_TOLERANCE = 1e-4;
 const params = new Float64Array(4);
 /** Kernel outputs, see {@link ftwLossKernel}. */
 const stats = new Float64Array(4);
+/** Row maxima found while validating the logits; grows to the largest `rows` seen, then is reused. */
+let maxima = new Float64Array(64);
 
 /** Writes the log-sum-exp of `values[from .. from + count)`, by max-subtraction, to `params[3]`. */
 function rangeLse(values: ArrayLike<number>, from: number, count: number): void {
@@ -160,7 +164,14 @@ export function ftwLoss(input: FtwLossInput, out?: FtwLossOut): FtwLossResult {
   }
   const rows = assertInteger('rows', input.rows, 1);
   const actions = assertInteger('actions', input.actions, 1);
-  const logits = assertLogits('logits', input.logits, rows, actions);
+  const logits = assertLogitShape('logits', input.logits, rows, actions);
+  // The logits are checked in the same pass that finds each row's maximum (pass 1 of the kernel), row
+  // by row, before anything is written.
+  if (maxima.length < rows) maxima = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) {
+    const bad = scanRow(logits, i * actions, (i + 1) * actions, maxima, i);
+    if (bad >= 0) throw logitValueError('logits', bad, logits[bad]);
+  }
   const selected = assertSelected('selected', input.selected, rows, actions);
   const normalize =
     input.normalize === undefined ? 'mean' : assertOneOf('normalize', input.normalize, NORMALIZE_MODES);
@@ -219,6 +230,7 @@ export function ftwLoss(input: FtwLossInput, out?: FtwLossOut): FtwLossResult {
   params[1] = beta / rows;
   ftwLossKernel(
     logits,
+    maxima,
     rows,
     actions,
     selected,

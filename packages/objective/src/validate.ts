@@ -89,22 +89,53 @@ function firstOutOfRange(values: ArrayLike<number>, from: number, to: number): n
 export function assertLogitValues(name: string, values: ArrayLike<number>): void {
   for (let from = 0; from < values.length; from += SCAN_BLOCK) {
     const k = firstOutOfRange(values, from, Math.min(from + SCAN_BLOCK, values.length));
-    if (k >= 0) {
-      throw new RangeError(
-        `${name}[${k}] must be a finite number with |value| <= ${MAX_MAGNITUDE}, got ${describeValue(values[k])}`,
-      );
-    }
+    if (k >= 0) throw logitValueError(name, k, values[k]);
   }
 }
 
-/** Validates a `rows × actions` logit matrix: type, shape and values. */
-export function assertLogits(name: string, value: unknown, rows: number, actions: number): Logits {
+/** The RangeError for entry `k` of `name` that is not a number with `|v| <= MAX_MAGNITUDE`. */
+export function logitValueError(name: string, k: number, value: unknown): RangeError {
+  return new RangeError(
+    `${name}[${k}] must be a finite number with |value| <= ${MAX_MAGNITUDE}, got ${describeValue(value)}`,
+  );
+}
+
+/**
+ * Checks `values[from .. to)` and finds their maximum in one pass: returns the index of the first entry
+ * that is not a number with `|v| <= MAX_MAGNITUDE`, or −1 with the maximum written to `maxima[slot]`
+ * (written here rather than returned, so that no double passes through the caller).
+ */
+export function scanRow(
+  values: Logits,
+  from: number,
+  to: number,
+  maxima: Float64Array,
+  slot: number,
+): number {
+  let m = Number.NEGATIVE_INFINITY;
+  for (let k = from; k < to; k++) {
+    const v = values[k]!;
+    if (!(v >= -MAX_MAGNITUDE && v <= MAX_MAGNITUDE)) return k;
+    if (v > m) m = v;
+  }
+  maxima[slot] = m;
+  return -1;
+}
+
+/** Validates the type and shape of a `rows × actions` logit matrix (not its values). */
+export function assertLogitShape(name: string, value: unknown, rows: number, actions: number): Logits {
   const logits = assertLogitArray(name, value);
   if (logits.length !== rows * actions) {
     throw new RangeError(
       `${name}.length must equal rows × actions = ${rows * actions}, got ${logits.length}`,
     );
   }
+  return logits;
+}
+
+/** Validates a `rows × actions` logit matrix: type, shape and values. */
+export function assertLogits(name: string, value: unknown, rows: number, actions: number): Logits {
+  const logits = assertLogitShape(name, value, rows, actions);
   assertLogitValues(name, logits);
   return logits;
 }
