@@ -62,7 +62,6 @@ export function ftwLossKernel(
     const o = i * actions;
     const end = o + actions;
     const c = weights === undefined ? weightScale : weights[i]! * weightScale;
-
     const m = maxima[i]!;
 
     // log ρ_j = ref[r + k] − shift for action k; r is the reference row's offset.
@@ -108,18 +107,17 @@ export function ftwLossKernel(
     let kl: number;
     if (!forward) {
       kl = ref === null ? logActions - entropy : -entropy - sl * invS;
-      const ck = klScale;
       if (ref === null) {
         const off = lse - logActions + kl;
         for (let j = o; j < end; j++) {
           const p = grad[j]! * invS;
-          grad[j] = p * (c + ck * (z[j]! - off));
+          grad[j] = p * (c + klScale * (z[j]! - off));
         }
       } else {
         const off = lse - shift + kl;
         for (let j = o, k = r; j < end; j++, k++) {
           const p = grad[j]! * invS;
-          grad[j] = p * (c + ck * (z[j]! - ref[k]! - off));
+          grad[j] = p * (c + klScale * (z[j]! - ref[k]! - off));
         }
       }
     } else if (ref === null) {
