@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 import { assertInteger, assertSelected, checkWeights, outBuffer, weightTotal } from './validate.js';
 
 /**

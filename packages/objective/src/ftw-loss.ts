@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 import { ftwLossKernel } from './ftw-loss-kernel.js';
 import { MAX_MAGNITUDE } from './max-magnitude.js';
 import type { Logits } from './types.js';

@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 import { MAX_MAGNITUDE } from './max-magnitude.js';
 import { assertBoundedArray, assertOneOf, nonNegativeError, outBuffer } from './validate.js';
 

@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 import { expm1MinusX } from './expm1-minus-x.js';
 import { assertLogProbArray, outBuffer } from './validate.js';
 

@@ -1,14 +1,6 @@
-import { describeValue } from './describe-value.js';
 import { rowExp, rowSelectedGrad, rowStats } from './row-softmax.js';
 import type { Logits } from './types.js';
-import {
-  assertBoundedArray,
-  assertInteger,
-  assertLogits,
-  assertNoOverlap,
-  assertSelected,
-  outBuffer,
-} from './validate.js';
+import { assertBoundedArray, assertNoOverlap, checkCategoricalBatch, outBuffer } from './validate.js';
 
 /** Input of {@link logProbGradToLogits}. */
 export interface LogProbGradInput {
@@ -50,13 +42,7 @@ export interface LogProbGradInput {
  * ```
  */
 export function logProbGradToLogits(input: LogProbGradInput, out?: Float64Array): Float64Array {
-  if (typeof input !== 'object' || input === null) {
-    throw new TypeError(`input must be an object, got ${describeValue(input)}`);
-  }
-  const rows = assertInteger('rows', input.rows, 1);
-  const actions = assertInteger('actions', input.actions, 1);
-  const z = assertLogits('logits', input.logits, rows, actions);
-  const selected = assertSelected('selected', input.selected, rows, actions);
+  const { rows, actions, logits: z, selected } = checkCategoricalBatch(input);
   const g = assertBoundedArray('gradLogProb', input.gradLogProb, rows, 'rows');
   const grad = outBuffer('out', out, rows * actions);
   assertNoOverlap('out', grad, 'logits', z);

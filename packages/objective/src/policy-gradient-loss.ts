@@ -1,14 +1,6 @@
-import { describeValue } from './describe-value.js';
 import { checkPolicyGradientWeights, pgScalars, policyGradientKernel } from './policy-gradient-kernel.js';
 import type { Logits } from './types.js';
-import {
-  assertBoundedArray,
-  assertInteger,
-  assertLogits,
-  assertNoOverlap,
-  assertSelected,
-  outBuffer,
-} from './validate.js';
+import { assertBoundedArray, assertNoOverlap, checkCategoricalBatch, outBuffer } from './validate.js';
 
 /** Input of {@link policyGradientLoss}. */
 export interface PolicyGradientInput {
@@ -83,13 +75,7 @@ export function policyGradientLoss(
   input: PolicyGradientInput,
   out?: PolicyGradientOut,
 ): PolicyGradientResult {
-  if (typeof input !== 'object' || input === null) {
-    throw new TypeError(`input must be an object, got ${describeValue(input)}`);
-  }
-  const rows = assertInteger('rows', input.rows, 1);
-  const actions = assertInteger('actions', input.actions, 1);
-  const z = assertLogits('logits', input.logits, rows, actions);
-  const selected = assertSelected('selected', input.selected, rows, actions);
+  const { rows, actions, logits: z, selected } = checkCategoricalBatch(input);
   const advantages = assertBoundedArray('advantages', input.advantages, rows, 'rows');
   checkPolicyGradientWeights(input);
   pgScalars[1] = 0;

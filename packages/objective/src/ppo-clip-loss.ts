@@ -1,4 +1,3 @@
-import { describeValue } from './describe-value.js';
 import { expm1MinusX } from './expm1-minus-x.js';
 import { MAX_MAGNITUDE } from './max-magnitude.js';
 import { ObjectiveError } from './objective-error.js';
@@ -7,11 +6,9 @@ import { rowExp, rowSelectedGrad, rowStats } from './row-softmax.js';
 import type { Logits } from './types.js';
 import {
   assertBoundedArray,
-  assertInteger,
-  assertLogits,
   assertLogProbArray,
   assertNoOverlap,
-  assertSelected,
+  checkCategoricalBatch,
   nonNegativeError,
   outBuffer,
 } from './validate.js';
@@ -110,13 +107,7 @@ export interface PpoClipOut {
  * ```
  */
 export function ppoClipLoss(input: PpoClipInput, out?: PpoClipOut): PpoClipResult {
-  if (typeof input !== 'object' || input === null) {
-    throw new TypeError(`input must be an object, got ${describeValue(input)}`);
-  }
-  const rows = assertInteger('rows', input.rows, 1);
-  const actions = assertInteger('actions', input.actions, 1);
-  const z = assertLogits('logits', input.logits, rows, actions);
-  const selected = assertSelected('selected', input.selected, rows, actions);
+  const { rows, actions, logits: z, selected } = checkCategoricalBatch(input);
   const behaviour = assertLogProbArray('behaviourLogProbs', input.behaviourLogProbs, rows, 'rows');
   const advantages = assertBoundedArray('advantages', input.advantages, rows, 'rows');
   const epsilon = input.clip ?? 0.2;

@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 
 /**
  * A probability vector must sum to one within this: far above the rounding of a normalised vector of a

@@ -1,15 +1,13 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 import { MAX_MAGNITUDE } from './max-magnitude.js';
 import { checkPolicyGradientWeights, pgScalars, policyGradientKernel } from './policy-gradient-kernel.js';
 import type { PolicyGradientOut, PolicyGradientResult } from './policy-gradient-loss.js';
 import type { Logits } from './types.js';
 import {
   assertBoundedArray,
-  assertInteger,
-  assertLogits,
   assertNoOverlap,
-  assertSelected,
   boundedError,
+  checkCategoricalBatch,
   outBuffer,
 } from './validate.js';
 
@@ -73,13 +71,7 @@ export interface ReinforceInput {
  * ```
  */
 export function reinforceLoss(input: ReinforceInput, out?: PolicyGradientOut): PolicyGradientResult {
-  if (typeof input !== 'object' || input === null) {
-    throw new TypeError(`input must be an object, got ${describeValue(input)}`);
-  }
-  const rows = assertInteger('rows', input.rows, 1);
-  const actions = assertInteger('actions', input.actions, 1);
-  const z = assertLogits('logits', input.logits, rows, actions);
-  const selected = assertSelected('selected', input.selected, rows, actions);
+  const { rows, actions, logits: z, selected } = checkCategoricalBatch(input);
   const returns = assertBoundedArray('returns', input.returns, rows, 'rows');
   checkPolicyGradientWeights(input);
   const weights = input.weights;

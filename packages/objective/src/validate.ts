@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@ftw/internal';
 import { MAX_MAGNITUDE } from './max-magnitude.js';
 import type { Logits } from './types.js';
 
@@ -250,4 +250,38 @@ export function assertOneOf<T extends string>(name: string, value: unknown, allo
     throw new RangeError(`${name} must be ${list}, got ${describeValue(value)}`);
   }
   return value as T;
+}
+
+/** The shape shared by every loss over categorical logits: rows × actions, one selected action per row. */
+export interface CategoricalBatch {
+  rows: number;
+  actions: number;
+  logits: Logits;
+  selected: ArrayLike<number>;
+}
+
+// One result object, refilled by every call, so that validation allocates nothing (callers destructure it
+// at once; the checks are synchronous).
+const checkedBatch: CategoricalBatch = { rows: 0, actions: 0, logits: new Float64Array(0), selected: [] };
+
+/**
+ * Validates the common part of a loss's input: an object with positive integer `rows` and `actions`,
+ * finite bounded `logits` of that shape and one valid action index per row in `selected`.
+ * @returns a shared object, overwritten by the next call: destructure it at once.
+ * @throws TypeError or RangeError naming the offending field.
+ */
+export function checkCategoricalBatch(input: unknown): CategoricalBatch {
+  if (typeof input !== 'object' || input === null) {
+    throw new TypeError(`input must be an object, got ${describeValue(input)}`);
+  }
+  const i = input as { rows?: unknown; actions?: unknown; logits?: unknown; selected?: unknown };
+  const rows = assertInteger('rows', i.rows, 1);
+  const actions = assertInteger('actions', i.actions, 1);
+  const logits = assertLogits('logits', i.logits, rows, actions);
+  const selected = assertSelected('selected', i.selected, rows, actions);
+  checkedBatch.rows = rows;
+  checkedBatch.actions = actions;
+  checkedBatch.logits = logits;
+  checkedBatch.selected = selected;
+  return checkedBatch;
 }
