@@ -47,7 +47,7 @@ bench('20 uniforms (floor)', () => {
   for (let i = 0; i < 20; i++) s += smallUniform();
   do_not_optimize(s);
 });
-const smallRandom = uniformFrom(7);
+const smallRandom = xoroshiro128plus(7);
 bench('selectElites J=4 C=5 K=1 n=128', () =>
   do_not_optimize(selectElites(small, smallOptions, smallRandom)),
 );

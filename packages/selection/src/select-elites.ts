@@ -1,7 +1,7 @@
-import { EliteSampler } from './elite-sampler.js';
-import type { RandomSource } from './random.js';
-import type { SelectionOptions } from './selection-options.js';
-import { checkPositiveInteger } from './validate.js';
+import { EliteDraw } from './elite-draw.js';
+import { type RandomSource, toIndexSource } from './random.js';
+import { checkSelectionOptions, type SelectionOptions } from './selection-options.js';
+import { checkReturns } from './validate.js';
 
 /** Most items one call may select (the length of `indices`): 2^30, a 4 GiB array. */
 const MAX_SELECTED = 2 ** 30;
@@ -23,7 +23,7 @@ export interface EliteSelection {
  * than K. The same random source state gives the same selection, bit for bit.
  *
  * Cost: O(J · C log K) time, O(n + J·K) memory for the result, no allocation per minibatch. The
- * expected counts are {@link expectedCounts}; the law of the rank of a kept item is Eq. 5
+ * expected counts are {@link expectedCounts}; {@link EliteSampler} streams the same minibatches one at a time; the law of the rank of a kept item is Eq. 5
  * ({@link rankOccupancy}).
  *
  * @param returns - the return of each item in the pool (finite numbers).
@@ -47,18 +47,21 @@ export function selectElites(
   options: SelectionOptions,
   random: RandomSource,
 ): EliteSelection {
-  const sampler = new EliteSampler(returns, options, random);
-  const batches = checkPositiveInteger('batches', options.batches);
-  if (batches * options.keep > MAX_SELECTED) {
-    throw new RangeError(`batches × keep must be <= ${MAX_SELECTED}, got ${batches} × ${options.keep}`);
+  const values = checkReturns(returns);
+  const n = values.length;
+  const { batches, batchSize, keep, threshold } = checkSelectionOptions(options, n);
+  if (batches * keep > MAX_SELECTED) {
+    throw new RangeError(`batches × keep must be <= ${MAX_SELECTED}, got ${batches} × ${keep}`);
   }
-  const indices = new Uint32Array(batches * options.keep);
-  const counts = new Uint32Array(sampler.size);
+  const elite = new EliteDraw(n, batchSize, keep, threshold, toIndexSource(random));
+  const kept = elite.kept;
+  const indices = new Uint32Array(batches * keep);
+  const counts = new Uint32Array(n);
   const offsets = new Uint32Array(batches + 1);
   let length = 0;
   for (let b = 0; b < batches; b++) {
-    const { kept } = sampler.next();
-    for (let i = 0; i < kept.length; i++) {
+    const count = elite.next(values);
+    for (let i = 0; i < count; i++) {
       const item = kept[i]!;
       indices[length++] = item;
       counts[item]!++;
