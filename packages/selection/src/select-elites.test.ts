@@ -66,6 +66,32 @@ describe('selectElites', () => {
     expect(worstBandExcess(counts, perBatch, BATCHES, DELTA)).toBeLessThanOrEqual(1);
   });
 
+  // Large minibatches with a small K (many heap replacements). 3 sizes × at most 200 cells at δ each:
+  // fails by chance with p <= 1e-7.
+  it('keeps each rank as often as Eq. 5 says on large minibatches, with ties and a threshold', () => {
+    const delta = FALSE_ALARM_PER_TEST / (3 * 200);
+    for (const [n, C, K] of [
+      [200, 64, 2],
+      [150, 100, 5],
+      [120, 96, 12],
+    ] as const) {
+      const distinct = permutation(n, n + C);
+      const batches = 4000;
+      const { counts } = selectElites(distinct, { batches, batchSize: C, keep: K }, xoroshiro128plus(C));
+      const p = rankOccupancy(n, C, K);
+      const keepProbability = distinct.map((v) => K * p[n - 1 - v]!);
+      expect(worstBandExcess(counts, keepProbability, batches, delta)).toBeLessThanOrEqual(1);
+      const g = xoroshiro128plus(K);
+      const tied = Array.from({ length: n }, () => (g.next() >>> 0) % 5);
+      for (const threshold of [undefined, 2]) {
+        const options = { batches, batchSize: C, keep: K, threshold };
+        const sampled = selectElites(tied, options, xoroshiro128plus(n)).counts;
+        const perBatch = expectedCounts(tied, options).map((e) => e / batches);
+        expect(worstBandExcess(sampled, perBatch, batches, delta)).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
   it('has the power to reject wrong tie handling', () => {
     // Ranking ties by position (a stable sort without shuffling) instead of at random must be caught.
     const returns = [1, 1, 1, 1, 0, 0, 0, 0];
@@ -91,7 +117,20 @@ describe('selectElites', () => {
     },
   );
 
-  test.prop([sizes, fc.integer(), fc.integer({ min: -1, max: 2 })])(
+  const anySizes = fc.oneof(
+    sizes,
+    // Large minibatches with a small K.
+    fc
+      .integer({ min: 64, max: 300 })
+      .chain((n) =>
+        fc
+          .integer({ min: 64, max: n })
+          .chain((C) =>
+            fc.tuple(fc.constant(n), fc.constant(C), fc.integer({ min: 1, max: Math.floor(C / 8) })),
+          ),
+      ),
+  );
+  test.prop([anySizes, fc.integer(), fc.integer({ min: -1, max: 2 })])(
     'keeps, in every minibatch, the best items only, and all eligible ones up to K',
     ([n, C, K], seed, threshold) => {
       const g = xoroshiro128plus(seed);
