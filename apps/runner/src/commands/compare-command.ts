@@ -9,7 +9,7 @@ import { formatInterval } from '../report/format-interval.js';
 import { learningCurveChart } from '../report/learning-curve-chart.js';
 import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
-import { openRun } from '../run/write-run.js';
+import { executeRun } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment } from '../train/describe-config.js';
@@ -203,8 +203,7 @@ export function compareCommand(): Command {
       ...(o['lr'] === undefined ? {} : { lr: readNumber(o['lr'], '--lr', { min: 0, exclusiveMin: true }) }),
     };
     const output = readOutputOptions(command);
-    const run = openRun(output, 'compare');
-    try {
+    await executeRun(output, 'compare', async () => {
       const total = options.scenarios.reduce((sum, s) => sum + s.methods.length * s.base.iterations, 0);
       const progress = createProgress({
         label: 'compare',
@@ -279,7 +278,7 @@ export function compareCommand(): Command {
         '',
         ...sections,
       ].join('\n');
-      const path = run.finish({
+      const artifacts = {
         config: {
           seeds,
           optimizer: options.optimizer ?? null,
@@ -299,23 +298,19 @@ export function compareCommand(): Command {
         summary,
         report,
         files,
-      });
-      if (output.json) {
-        process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-      } else if (!output.quiet) {
-        for (const outcome of outcomes) {
-          process.stdout.write(
-            `\n${outcome.scenario.name}: ${describeEnvironment(outcome.scenario.base.environment)}\n`,
-          );
-          process.stdout.write(compareTable(outcome));
-          process.stdout.write(`${findings(outcome).replaceAll('**', '')}\n`);
-        }
-        process.stdout.write(`\nrun written to ${path}/\n`);
-      }
-    } catch (error) {
-      run.discard();
-      throw error;
-    }
+      };
+      const text = (path: string): string =>
+        [
+          ...outcomes.map(
+            (outcome) =>
+              `\n${outcome.scenario.name}: ${describeEnvironment(outcome.scenario.base.environment)}\n` +
+              compareTable(outcome) +
+              `${findings(outcome).replaceAll('**', '')}\n`,
+          ),
+          `\nrun written to ${path}/\n`,
+        ].join('');
+      return { artifacts, text };
+    });
   });
   return command;
 }

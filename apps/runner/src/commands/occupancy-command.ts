@@ -1,13 +1,13 @@
 import { monteCarloOccupancy, rankOccupancy } from '@ftw/selection';
 import { Command } from 'commander';
-import { addOutputOptions, type OutputOptions, readOutputOptions } from '../cli/output-options.js';
+import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { type BatchKeepPair, readPairs } from '../config/read-pairs.js';
 import { MAX_SEED, readInteger } from '../config/read-value.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { markdownTable } from '../report/markdown-table.js';
 import { type OccupancyPoint, occupancyChart } from '../report/occupancy-chart.js';
 import { renderSvg } from '../report/render-svg.js';
-import { openRun } from '../run/write-run.js';
+import { executeRun } from '../run/write-run.js';
 
 /** The resolved configuration of `ftw occupancy`. */
 export interface OccupancyConfig {
@@ -134,27 +134,17 @@ function report(config: OccupancyConfig, summary: OccupancySummary): string {
   ].join('\n');
 }
 
-function print(
-  config: OccupancyConfig,
-  summary: OccupancySummary,
-  path: string,
-  output: OutputOptions,
-): void {
-  if (output.json) {
-    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    return;
-  }
-  if (output.quiet) return;
+function print(config: OccupancyConfig, summary: OccupancySummary, path: string): string {
   const rows = summary.pairs.map((p) => [
     String(p.batchSize),
     String(p.keep),
     p.top.toFixed(5),
     p.maxAbsError.toExponential(2),
   ]);
-  process.stdout.write(
+  return (
     `Figure 1, N = ${config.n}, ${config.draws} Monte Carlo minibatches per pair\n` +
-      markdownTable(['C', 'K', 'P(r = 1)', 'max error of MC'], rows, ['r', 'r', 'r', 'r']) +
-      `written to ${path}/ (figure-1.svg, occupancy.csv, report.md)\n`,
+    markdownTable(['C', 'K', 'P(r = 1)', 'max error of MC'], rows, ['r', 'r', 'r', 'r']) +
+    `written to ${path}/ (figure-1.svg, occupancy.csv, report.md)\n`
   );
 }
 
@@ -187,22 +177,20 @@ export function occupancyCommand(): Command {
       pointsEvery: readInteger(o['pointsEvery'], '--points-every', { min: 1, max: n }),
     };
     const output = readOutputOptions(command);
-    const run = openRun(output, 'occupancy');
-    try {
+    await executeRun(output, 'occupancy', async () => {
       const result = computeOccupancy(config);
       const svg = await renderSvg(occupancyChart(config.n, result.points, config.draws));
-      const path = run.finish({
-        config: { ...config },
-        metrics: result.rows,
-        summary: result.summary,
-        report: report(config, result.summary),
-        files: { 'figure-1.svg': svg, 'occupancy.csv': result.csv },
-      });
-      print(config, result.summary, path, output);
-    } catch (error) {
-      run.discard();
-      throw error;
-    }
+      return {
+        artifacts: {
+          config: { ...config },
+          metrics: result.rows,
+          summary: result.summary,
+          report: report(config, result.summary),
+          files: { 'figure-1.svg': svg, 'occupancy.csv': result.csv },
+        },
+        text: (path) => print(config, result.summary, path),
+      };
+    });
   });
   return command;
 }

@@ -3,7 +3,7 @@ import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress } from '../cli/progress.js';
 import { REFERENCE_RESULT, REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import { formatInterval } from '../report/format-interval.js';
-import { openRun } from '../run/write-run.js';
+import { executeRun } from '../run/write-run.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
 import { runTraining, seedTable, trainingArtifacts } from './training-run.js';
 
@@ -25,8 +25,7 @@ export function reproduceCommand(): Command {
   command.action(async () => {
     const output = readOutputOptions(command);
     const config = REPRODUCE_CONFIG;
-    const run = openRun(output, 'reproduce');
-    try {
+    await executeRun(output, 'reproduce', async () => {
       const progress = createProgress({
         label: 'reproduce',
         total: config.iterations * config.seeds.length,
@@ -54,11 +53,9 @@ export function reproduceCommand(): Command {
         `the best of J = 4 random minibatches of C = 5 under a KL pull towards uniform. The reference`,
         `implementation reached about ${REFERENCE_RESULT}; this run: ${formatInterval(s.finalOptimalProbability, 4)}.`,
       ].join('\n');
-      const path = run.finish(await trainingArtifacts('reproduce', outcome, summary, intro));
-      if (output.json) {
-        process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-      } else if (!output.quiet) {
-        process.stdout.write(
+      return {
+        artifacts: await trainingArtifacts('reproduce', outcome, summary, intro),
+        text: (path) =>
           [
             'ftw reproduce: the small FTW reproduction',
             `  ${describeEnvironment(config.environment)}`,
@@ -72,12 +69,8 @@ export function reproduceCommand(): Command {
             `computed in ${computeMs.toFixed(0)} ms; run written to ${path}/`,
             '',
           ].join('\n'),
-        );
-      }
-    } catch (error) {
-      run.discard();
-      throw error;
-    }
+      };
+    });
   });
   return command;
 }

@@ -5,7 +5,7 @@ import { addOptions, collectOptions } from '../config/option-spec.js';
 import { readConfigFile } from '../config/read-config-file.js';
 import { resolveTrainConfig, TRAIN_OPTIONS } from '../config/train-config.js';
 import { formatInterval } from '../report/format-interval.js';
-import { openRun } from '../run/write-run.js';
+import { executeRun } from '../run/write-run.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
 import { runTraining, seedTable, trainingArtifacts } from './training-run.js';
 
@@ -35,8 +35,7 @@ export function trainCommand(): Command {
     const file = path === undefined ? undefined : readConfigFile(path);
     const config = resolveTrainConfig(collectOptions(TRAIN_OPTIONS, command, file));
     const output = readOutputOptions(command);
-    const run = openRun(output, 'train');
-    try {
+    await executeRun(output, 'train', async () => {
       const progress = createProgress({
         label: 'train',
         total: config.iterations * config.seeds.length,
@@ -46,11 +45,9 @@ export function trainCommand(): Command {
       progress.stop();
       const summary = { command: 'train', ...outcome.summary };
       const intro = `A training run of \`ftw train\` (${config.seeds.length} seeds).`;
-      const written = run.finish(await trainingArtifacts('train', outcome, summary, intro));
-      if (output.json) {
-        process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-      } else if (!output.quiet) {
-        process.stdout.write(
+      return {
+        artifacts: await trainingArtifacts('train', outcome, summary, intro),
+        text: (written) =>
           [
             `ftw train: ${describeEnvironment(config.environment)}`,
             `  ${describeMethod(config)}`,
@@ -61,12 +58,8 @@ export function trainCommand(): Command {
             `run written to ${written}/`,
             '',
           ].join('\n'),
-        );
-      }
-    } catch (error) {
-      run.discard();
-      throw error;
-    }
+      };
+    });
   });
   return command;
 }

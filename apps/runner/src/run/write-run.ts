@@ -91,3 +91,45 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
     },
   };
 }
+
+/** What a command's work hands back to {@link executeRun}. */
+export interface RunResult {
+  /** The files of the run; `artifacts.summary` is also what `--json` prints. */
+  readonly artifacts: RunArtifacts;
+  /** The text printed without `--json` or `--quiet`, given the run's final path. */
+  readonly text: (path: string) => string;
+}
+
+/**
+ * Runs a command's work inside an open run: writes the artifacts, then prints the summary as JSON
+ * (`--json`), the command's text, or nothing (`--quiet`). On any failure the unfinished folder is removed
+ * and the error rethrown, so nothing half-written looks like a finished run.
+ *
+ * @param output - the output options (folder, name, quiet, json)
+ * @param command - the command's name, recorded in config.json
+ * @param work - computes the run; it may report progress, and must not print its result itself
+ * @returns the final path of the run
+ * @example
+ * ```ts
+ * await executeRun(output, 'train', async () => ({ artifacts, text: (path) => `run written to ${path}/\n` }));
+ * ```
+ */
+export async function executeRun(
+  output: OutputOptions,
+  command: string,
+  work: () => Promise<RunResult>,
+): Promise<string> {
+  const run = openRun(output, command);
+  let result: RunResult;
+  let path: string;
+  try {
+    result = await work();
+    path = run.finish(result.artifacts);
+  } catch (error) {
+    run.discard();
+    throw error;
+  }
+  if (output.json) process.stdout.write(json(result.artifacts.summary));
+  else if (!output.quiet) process.stdout.write(result.text(path));
+  return path;
+}
