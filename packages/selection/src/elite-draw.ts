@@ -1,87 +1,152 @@
+import type { IndexSource } from './random.js';
+
 /**
- * The engine of {@link EliteSampler} and {@link monteCarloOccupancy}: draws one minibatch of C distinct
- * items from 0..n−1 uniformly without replacement and keeps the K best, in one pass over the draws plus
- * one over the minibatch, with no allocation.
+ * The engine of {@link EliteSampler}, {@link selectElites} and {@link monteCarloOccupancy}: draws one
+ * minibatch of C distinct items from 0..n−1 uniformly without replacement and keeps the K best, with no
+ * allocation per minibatch.
  *
- * Drawing: Floyd's algorithm (Bentley & Floyd, "A sample of brilliance", CACM 1987): for j = n−C..n−1
- * pick t uniform in 0..j and take t, or j when t is already taken. O(C) per minibatch; membership is an
- * array of n minibatch stamps (4n bytes, allocated once), so nothing needs clearing between minibatches.
+ * Drawing: a partial Fisher–Yates shuffle of a permutation of 0..n−1 kept from minibatch to minibatch:
+ * for k = 0..C−1, swap entry k with entry k + t, t uniform on 0..n−k−1. The first C entries are then a
+ * uniform random ordered sample of C items whatever the permutation held before, so minibatches are
+ * independent. O(C) per minibatch, 4n bytes once.
  *
- * Keeping: a size-K min-heap of (score, item) fed as items are drawn holds the K best in O(C log K); its
- * root is the K-th best score v. When no item left out of the heap scores v (tracked during the draw),
- * the heap is the answer. Otherwise every item scoring above v is kept and, of the e items scoring
- * exactly v, a uniform random subset fills the places left (a partial Fisher–Yates shuffle) — the law of
- * "shuffle, then sort stably and take the first K". With a threshold, only items scoring strictly above
- * it are kept; they are all in the heap.
+ * Keeping: the K best of the minibatch are searched among its candidates, the items scoring at least a
+ * pivot. The pivot is an order statistic of a fixed sample of the pool, placed so that a minibatch holds
+ * about K + 3√K + 3 candidates. Each permutation entry carries its item's candidate flag in its top
+ * bit, so the draw loop collects the candidates without a branch or a score lookup. When a minibatch has
+ * at least K candidates, every item left out scores below the pivot, so below the K-th best candidate,
+ * and the K best of the candidates are the K best of the minibatch, ties at the cut included. When it
+ * has fewer (rare), the whole minibatch is searched. The pivot thus changes the speed, never the result.
+ *
+ * The search: a size-K min-heap of (score, item) holds the K best of m items in O(m log K); its root is
+ * the K-th best score v. When no item left out of the heap scores v (tracked on the way), the heap is the
+ * answer. Otherwise every item scoring above v is kept and, of the e items scoring exactly v, a uniform
+ * random subset fills the places left (a partial Fisher–Yates shuffle): the law of "shuffle, then sort
+ * stably and take the first K". With a threshold, only items scoring strictly above it are kept; they
+ * are all in the heap.
  */
 export class EliteDraw {
-  /** The current minibatch (item indices, in draw order), overwritten by each {@link EliteDraw.next}. */
-  readonly batch: Uint32Array;
   /**
    * The kept items of the current minibatch in `kept[0..count−1]` (in no particular order). Between
    * draws it doubles as the heap's item array.
    */
   readonly kept: Uint32Array;
-  readonly #n: number;
+  readonly #scores: Float64Array | null;
+  readonly #batchSize: number;
   readonly #keep: number;
   readonly #threshold: number;
-  readonly #index: (bound: number) => number;
-  readonly #stamps: Uint32Array;
-  #stamp = 0;
+  readonly #source: IndexSource;
+  /**
+   * A permutation of 0..n−1 in `permutation[0..n−1]` whose first C entries are the current minibatch;
+   * each entry is an item, plus 2^31 when the item is a candidate (scores at least the pivot).
+   */
+  readonly #permutation: Uint32Array;
+  readonly #n: number;
+  /** The current minibatch's candidates in `candidates[0..m−1]`, or the whole minibatch. */
+  readonly #candidates: Uint32Array;
+  /** The heap's scores, with one +Infinity past the end so that a node's right child always exists. */
   readonly #heap: Float64Array;
   readonly #ties: Uint32Array;
 
   /**
-   * @param n - items to draw from; `scores` (when given) has this length.
+   * @param scores - the score of each of the n items (higher is better), or null to score item i by −i
+   * (rank order, item 0 best).
+   * @param n - items to draw from (the length of `scores` when given), at most 2^31.
    * @param batchSize - C.
    * @param keep - K.
    * @param threshold - keep only scores strictly above it (undefined: no threshold).
-   * @param index - uniform integer source: index(bound) is uniform on 0..bound−1.
+   * @param source - uniform integers: source.index(bound) is uniform on 0..bound−1.
+   * @param minibatches - how many minibatches will be drawn (Infinity when unknown): the pivot is only
+   * worth its sample when they are many.
    */
   constructor(
+    scores: Float64Array | null,
     n: number,
     batchSize: number,
     keep: number,
     threshold: number | undefined,
-    index: (bound: number) => number,
+    source: IndexSource,
+    minibatches: number,
   ) {
-    this.#n = n;
+    this.#scores = scores;
+    this.#batchSize = batchSize;
     this.#keep = keep;
     this.#threshold = threshold ?? Number.NEGATIVE_INFINITY;
-    this.#index = index;
-    this.#stamps = new Uint32Array(n);
-    this.#heap = new Float64Array(keep);
-    this.#ties = new Uint32Array(batchSize);
-    this.batch = new Uint32Array(batchSize);
+    this.#source = source;
+    const pivot = candidatePivot(scores, n, batchSize, keep, minibatches);
+    const permutation = borrowPermutation(n);
+    if (pivot === Number.NEGATIVE_INFINITY) {
+      for (let i = 0; i < n; i++) permutation[i] = i | CANDIDATE;
+    } else {
+      for (let i = 0; i < n; i++) {
+        permutation[i] = i | (Number((scores === null ? -i : scores[i]!) >= pivot) << 31);
+      }
+    }
+    this.#permutation = permutation;
+    this.#n = n;
+    this.#heap = new Float64Array(keep + 1);
+    this.#heap[keep] = Number.POSITIVE_INFINITY;
     this.kept = new Uint32Array(keep);
+    this.#candidates = new Uint32Array(batchSize);
+    this.#ties = new Uint32Array(batchSize);
   }
 
   /**
-   * Draws the next minibatch and keeps its best items, scoring item i by `scores[i]`, or by −i (rank
-   * order, item 0 best) when `scores` is null.
+   * Draws the next minibatch and keeps its best items.
    * @returns how many items were kept, in `kept[0..count−1]`.
    */
-  next(scores: Float64Array | null): number {
+  next(): number {
+    const permutation = this.#permutation;
     const n = this.#n;
-    const batch = this.batch;
-    const C = batch.length;
-    const K = this.#keep;
-    const stamps = this.#stamps;
-    if (this.#stamp === 0xffff_ffff) {
-      stamps.fill(0);
-      this.#stamp = 0;
+    const C = this.#batchSize;
+    const source = this.#source;
+    const candidates = this.#candidates;
+    let m = 0;
+    for (let k = 0; k < C; k++) {
+      const t = k + source.index(n - k);
+      const entry = permutation[t]!;
+      permutation[t] = permutation[k]!;
+      permutation[k] = entry;
+      // Always written, counted only when it is a candidate: no branch to mispredict.
+      candidates[m] = entry & ITEM;
+      m += entry >>> 31;
     }
-    const stamp = ++this.#stamp;
-    const index = this.#index;
+    if (m >= this.#keep) return this.#keepBest(candidates, m);
+    return this.#keepBest(this.copyBatch(candidates), C);
+  }
+
+  /**
+   * Copies the current minibatch (its items, in draw order) into `out[0..C−1]`.
+   * @returns `out`.
+   */
+  copyBatch(out: Uint32Array): Uint32Array {
+    const permutation = this.#permutation;
+    const C = this.#batchSize;
+    for (let k = 0; k < C; k++) out[k] = permutation[k]! & ITEM;
+    return out;
+  }
+
+  /**
+   * Hands the permutation buffer back for the next one-shot draw to reuse; this draw must not be used
+   * after it.
+   */
+  release(): void {
+    const permutation = this.#permutation;
+    if (permutation.length <= SPARE_LIMIT && (spare === null || spare.length < permutation.length)) {
+      spare = permutation;
+    }
+  }
+
+  /** Keeps the best of items[0..m−1], which hold every item of the minibatch that can be kept. */
+  #keepBest(items: Uint32Array, m: number): number {
+    const scores = this.#scores;
+    const K = this.#keep;
     const heap = this.#heap;
     const heapItems = this.kept;
     // The best score that did not stay in the heap: if it equals the final cut, there is a tie to break.
     let bestOut = Number.NEGATIVE_INFINITY;
-    for (let j = n - C, k = 0; j < n; j++, k++) {
-      let item = index(j + 1);
-      if (stamps[item] === stamp) item = j;
-      stamps[item] = stamp;
-      batch[k] = item;
+    for (let k = 0; k < m; k++) {
+      const item = items[k]!;
       const score = scores === null ? -item : scores[item]!;
       if (k < K) {
         heapPush(heap, heapItems, k, score, item);
@@ -104,26 +169,25 @@ export class EliteDraw {
     }
     // No item outside the heap ties with the cut: the heap holds exactly the K best.
     if (bestOut < cut) return K;
-    return this.#breakTies(scores, cut);
+    return this.#breakTies(items, m, cut);
   }
 
-  /** Keeps the items above the cut and a uniform random choice of those tied at it. */
-  #breakTies(scores: Float64Array | null, cut: number): number {
-    const batch = this.batch;
-    const C = batch.length;
+  /** Keeps the items of items[0..m−1] above the cut and a uniform random choice of those tied at it. */
+  #breakTies(items: Uint32Array, m: number, cut: number): number {
+    const scores = this.#scores;
     const kept = this.kept;
     const ties = this.#ties;
     let count = 0;
     let tied = 0;
-    for (let i = 0; i < C; i++) {
-      const item = batch[i]!;
+    for (let i = 0; i < m; i++) {
+      const item = items[i]!;
       const s = scores === null ? -item : scores[item]!;
       if (s > cut) kept[count++] = item;
       else if (s === cut) ties[tied++] = item;
     }
     const places = this.#keep - count;
     for (let i = 0; i < places; i++) {
-      const j = i + this.#index(tied - i);
+      const j = i + this.#source.index(tied - i);
       const swap = ties[j]!;
       ties[j] = ties[i]!;
       ties[i] = swap;
@@ -131,6 +195,67 @@ export class EliteDraw {
     }
     return count;
   }
+}
+
+/** The low 31 bits of a permutation entry: its item. */
+const ITEM = 0x7fff_ffff;
+/** The top bit of a permutation entry: its item is a candidate. */
+const CANDIDATE = 0x8000_0000;
+
+/** Longest permutation buffer kept between draws: 2^16 entries, 256 KiB. */
+const SPARE_LIMIT = 2 ** 16;
+
+/**
+ * A permutation buffer handed back by {@link EliteDraw.release}. Allocating 4n bytes costs more than a
+ * whole small selection (J = 4, C = 5, n = 128), and every entry is rewritten on reuse, so one-shot
+ * callers borrow this one. Taking it empties the slot, so a selection started from inside a `random`
+ * callback gets a fresh buffer instead of the one in use.
+ */
+let spare: Uint32Array | null = null;
+
+/** A buffer of at least n entries: the spare one when it is long enough, else a new one. */
+function borrowPermutation(n: number): Uint32Array {
+  if (spare !== null && spare.length >= n) {
+    const buffer = spare;
+    spare = null;
+    return buffer;
+  }
+  return new Uint32Array(n);
+}
+
+/** Pool items looked at to place the pivot. */
+const PIVOT_SAMPLE = 256;
+
+/**
+ * A score such that a minibatch of C items holds about μ = K + 3√K + 3 items scoring at least it (fewer
+ * than K in well under 1% of minibatches): the ⌈S·μ/C⌉-th best of S evenly spaced pool items. −Infinity
+ * (every item a candidate) when the candidates would not be few (μ > C/4) or the minibatches too few to
+ * repay the sample (J·C < 32·S).
+ */
+function candidatePivot(
+  scores: Float64Array | null,
+  n: number,
+  batchSize: number,
+  keep: number,
+  minibatches: number,
+): number {
+  const expected = keep + 3 * Math.sqrt(keep) + 3;
+  if (4 * expected > batchSize) return Number.NEGATIVE_INFINITY;
+  // Rank order (item i scores −i): the pivot keeps the ⌈n·μ/C⌉ best items exactly.
+  if (scores === null) return -(Math.ceil((n * expected) / batchSize) - 1);
+  const size = Math.min(n, PIVOT_SAMPLE, Math.floor((minibatches * batchSize) / 32));
+  const rank = Math.ceil((size * expected) / batchSize);
+  if (rank >= size) return Number.NEGATIVE_INFINITY;
+  // The rank best of the sample in a min-heap: its root.
+  const heap = new Float64Array(rank + 1);
+  heap[rank] = Number.POSITIVE_INFINITY;
+  const items = new Uint32Array(rank);
+  for (let i = 0; i < size; i++) {
+    const score = scores[Math.floor((i * n) / size)]!;
+    if (i < rank) heapPush(heap, items, i, score, i);
+    else if (score > heap[0]!) heapReplaceTop(heap, items, rank, score, i);
+  }
+  return heap[0]!;
 }
 
 /** Inserts (value, item) into the min-heap of heap[0..size−1] (size grows by one). */
@@ -147,7 +272,10 @@ function heapPush(heap: Float64Array, items: Uint32Array, size: number, value: n
   items[child] = item;
 }
 
-/** Replaces the minimum of the min-heap heap[0..size−1] by a larger (value, item). */
+/**
+ * Replaces the minimum of the min-heap heap[0..size−1] by a larger (value, item). heap[size] must be
+ * +Infinity: the right child is then read without a bounds test, and never chosen past the end.
+ */
 function heapReplaceTop(
   heap: Float64Array,
   items: Uint32Array,
@@ -159,7 +287,7 @@ function heapReplaceTop(
   for (;;) {
     let child = 2 * parent + 1;
     if (child >= size) break;
-    if (child + 1 < size && heap[child + 1]! < heap[child]!) child++;
+    child += Number(heap[child + 1]! < heap[child]!);
     if (heap[child]! >= value) break;
     heap[parent] = heap[child]!;
     items[parent] = items[child]!;

@@ -8,8 +8,8 @@ export interface Minibatch {
   /** The C drawn items (indices into `returns`), in draw order. */
   readonly batch: Uint32Array;
   /**
-   * The kept items (indices into `returns`): the K best of `batch`, or fewer with a threshold; those
-   * strictly above the K-th best return first, in draw order, then the tied ones chosen at random.
+   * The kept items (indices into `returns`), in no particular order: the K best of `batch`, or fewer
+   * with a threshold.
    */
   readonly kept: Uint32Array;
 }
@@ -17,10 +17,12 @@ export interface Minibatch {
 /**
  * Draws FTW minibatches one at a time: C items uniformly without replacement, then the K best by return
  * (ties at the cut broken uniformly at random; with a threshold, only items strictly above it).
- * {@link selectElites} is J calls of {@link EliteSampler.next}; use the sampler directly to stream
- * minibatches (to train on each as it comes, or to inspect what each kept).
+ * {@link selectElites} keeps the same items as J calls of {@link EliteSampler.next} on the same random
+ * source (a test checks it); use the sampler directly to stream minibatches (to train on each as it
+ * comes, or to inspect what each kept).
  *
- * Cost per minibatch: O(C) to draw (Floyd's algorithm), O(C log K) to keep; no allocation.
+ * Cost per minibatch: O(C) to draw (a partial Fisher–Yates shuffle), O(C log K) at worst to keep (about
+ * K + 3√K + 3 candidates are searched); no allocation.
  *
  * @example
  * ```ts
@@ -37,7 +39,7 @@ export class EliteSampler {
   readonly #draw: EliteDraw;
   /** One view of the kept buffer per possible count, and one result object: nothing is allocated per call. */
   readonly #keptViews: Uint32Array[];
-  readonly #result: { batch: Uint32Array; kept: Uint32Array };
+  readonly #result: MinibatchView;
 
   /**
    * @param returns - the return of each item (finite numbers; not copied when a Float64Array, so do not
@@ -50,10 +52,18 @@ export class EliteSampler {
     this.#returns = checkReturns(returns);
     this.size = this.#returns.length;
     const { batchSize, keep, threshold } = checkSelectionOptions(options, this.size, false);
-    this.#draw = new EliteDraw(this.size, batchSize, keep, threshold, toIndexSource(random));
+    this.#draw = new EliteDraw(
+      this.#returns,
+      this.size,
+      batchSize,
+      keep,
+      threshold,
+      toIndexSource(random),
+      Number.POSITIVE_INFINITY,
+    );
     const kept = this.#draw.kept;
     this.#keptViews = Array.from({ length: keep + 1 }, (_, count) => kept.subarray(0, count));
-    this.#result = { batch: this.#draw.batch, kept };
+    this.#result = new MinibatchView(this.#draw, new Uint32Array(batchSize), kept);
   }
 
   /**
@@ -62,7 +72,27 @@ export class EliteSampler {
    * @throws RangeError when `random` yields a value outside [0, 1).
    */
   next(): Minibatch {
-    this.#result.kept = this.#keptViews[this.#draw.next(this.#returns)]!;
+    this.#result.kept = this.#keptViews[this.#draw.next()]!;
     return this.#result;
+  }
+}
+
+/**
+ * The sampler's one {@link Minibatch}: `batch` is written from the draw when it is read, so a caller that
+ * only needs `kept` does not pay for copying the minibatch.
+ */
+class MinibatchView implements Minibatch {
+  kept: Uint32Array;
+  readonly #draw: EliteDraw;
+  readonly #batch: Uint32Array;
+
+  constructor(draw: EliteDraw, batch: Uint32Array, kept: Uint32Array) {
+    this.#draw = draw;
+    this.#batch = batch;
+    this.kept = kept;
+  }
+
+  get batch(): Uint32Array {
+    return this.#draw.copyBatch(this.#batch);
   }
 }

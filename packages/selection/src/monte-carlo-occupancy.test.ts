@@ -53,6 +53,9 @@ describe('monteCarloOccupancy', () => {
     expect(() => monteCarloOccupancy(10, 3, 1, 1.5, g)).toThrow(/draws must be .*got 1\.5/);
     expect(() => monteCarloOccupancy(10, 11, 1, 10, g)).toThrow(/batchSize must be <= n \(10\), got 11/);
     expect(() => monteCarloOccupancy(10, 3, 4, 10, g)).toThrow(/keep must be <= batchSize \(3\), got 4/);
+    expect(() => monteCarloOccupancy(2 ** 31 + 1, 3, 1, 10, g)).toThrow(
+      new RangeError('n must be a positive integer <= 2147483648, got 2147483649'),
+    );
     expect(() => monteCarloOccupancy(10, 3, 1, 10, () => 1)).toThrow(
       new RangeError('random must return numbers in [0, 1), got 1'),
     );

@@ -1,6 +1,6 @@
 import { EliteDraw } from './elite-draw.js';
 import { type RandomSource, toIndexSource } from './random.js';
-import { checkPositiveInteger, checkSizes } from './validate.js';
+import { checkPositiveInteger, checkSizes, MAX_SAMPLED_POOL_SIZE } from './validate.js';
 
 /**
  * Monte Carlo estimate of the rank occupancy P(r | n, C, K): simulates `draws` minibatches of C ranks
@@ -8,7 +8,7 @@ import { checkPositiveInteger, checkSizes } from './validate.js';
  * share of kept slots that went to each rank. Unbiased for {@link rankOccupancy}; each rank's count is
  * Binomial(draws, K·P(r)), so its standard error is sqrt(P(r)(1 − K·P(r)) / (K · draws)).
  *
- * @param n - pool size, a positive integer.
+ * @param n - pool size, a positive integer, at most 2^31.
  * @param batchSize - C, 1 ≤ C ≤ n.
  * @param keep - K, 1 ≤ K ≤ C.
  * @param draws - number of simulated minibatches, a positive integer.
@@ -30,14 +30,18 @@ export function monteCarloOccupancy(
   draws: number,
   random: RandomSource,
 ): Float64Array {
-  checkSizes(n, batchSize, keep);
+  checkSizes(n, batchSize, keep, 'n', MAX_SAMPLED_POOL_SIZE);
   checkPositiveInteger('draws', draws, Number.MAX_SAFE_INTEGER);
   // Scores null: item i is rank i + 1, so the K best are the K lowest indices (no ties).
-  const elite = new EliteDraw(n, batchSize, keep, undefined, toIndexSource(random));
+  const elite = new EliteDraw(null, n, batchSize, keep, undefined, toIndexSource(random), draws);
   const counts = new Float64Array(n);
-  for (let d = 0; d < draws; d++) {
-    elite.next(null);
-    for (let i = 0; i < keep; i++) counts[elite.kept[i]!]!++;
+  try {
+    for (let d = 0; d < draws; d++) {
+      elite.next();
+      for (let i = 0; i < keep; i++) counts[elite.kept[i]!]!++;
+    }
+  } finally {
+    elite.release();
   }
   const scale = 1 / (keep * draws);
   for (let r = 0; r < n; r++) counts[r]! *= scale;

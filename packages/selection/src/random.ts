@@ -15,33 +15,71 @@ export interface IntegerGenerator {
 export type RandomSource = (() => number) | IntegerGenerator;
 
 const TWO_POW_32 = 4294967296;
+const TWO_POW_MINUS_32 = 1 / TWO_POW_32;
+const EXACT_PRODUCT_BOUND = 2 ** 21;
 
-/** Kept out of the draw closure so that it stays small enough to inline into the sampling loops. */
+/** Kept out of {@link IndexSource.index} so that it stays small enough to inline into the sampling loops. */
 function outOfRange(u: unknown): never {
   throw new RangeError(`random must return numbers in [0, 1), got ${describeValue(u)}`);
 }
 
 /**
- * Gives a function that draws an integer uniformly from 0..bound−1 (1 <= bound <= 2^32) from a random
- * source: the only kind of randomness the sampler needs.
+ * Draws integers uniformly from 0..bound−1 (1 <= bound <= 2^32) from a random source: the only kind of
+ * randomness the samplers need. Build one with {@link toIndexSource}.
  *
  * A function source gives floor(u · bound) and is checked at every draw: a value outside [0, 1) (or NaN)
  * throws a RangeError naming `random`, so that a broken source cannot silently bias a selection. A
  * generator gives an exactly uniform integer from one 32-bit output by Lemire's multiply-and-reject method
  * ("Fast random integer generation in an interval", ACM TOMACS 2019), half the generator calls of a
- * 53-bit uniform. A generator with `clone()` (every pure-rand one) is probed once on a clone, so that an
- * old pure-rand 6 generator, whose `next()` returns a pair, is refused instead of yielding 0s.
+ * 53-bit uniform.
+ *
+ * One class for both kinds, with the kind tested inside `index`, keeps every call site of `index`
+ * monomorphic, so the JIT inlines it into the sampling loops whichever sources a process mixes.
+ */
+export class IndexSource {
+  readonly #random: (() => number) | null;
+  readonly #generator: IntegerGenerator | null;
+
+  /** @internal Use {@link toIndexSource}, which checks the source. */
+  constructor(random: (() => number) | null, generator: IntegerGenerator | null) {
+    this.#random = random;
+    this.#generator = generator;
+  }
+
+  /** An integer uniform on 0..bound−1. */
+  index(bound: number): number {
+    const random = this.#random;
+    if (random !== null) {
+      const u = random();
+      // u · bound < bound <= 2^32 after rounding too, so >>> 0 is its floor (cheaper than Math.floor).
+      return u >= 0 && u < 1 ? (u * bound) >>> 0 : outOfRange(u);
+    }
+    const generator = this.#generator!;
+    // x · bound as the 64-bit (high, low) pair; high is uniform on 0..bound−1 once low clears the
+    // rejection zone of (2^32 − bound) mod bound values, which only a low below bound can be in.
+    let x = generator.next() >>> 0;
+    let low = Math.imul(x, bound) >>> 0;
+    if (low < bound) {
+      const zone = (TWO_POW_32 - bound) % bound;
+      while (low < zone) {
+        x = generator.next() >>> 0;
+        low = Math.imul(x, bound) >>> 0;
+      }
+    }
+    // Up to 2^21 the product x · bound < 2^53 is exact as a double.
+    return bound <= EXACT_PRODUCT_BOUND ? (x * bound * TWO_POW_MINUS_32) >>> 0 : highWord(x, bound);
+  }
+}
+
+/**
+ * Checks a random source and wraps it in an {@link IndexSource}. A generator with `clone()` (every
+ * pure-rand one) is probed once on a clone, so that an old pure-rand 6 generator, whose `next()` returns
+ * a pair, is refused instead of yielding 0s.
  * @throws TypeError when `random` is neither a function nor an object with a `next()` method, or when
  * its `next()` does not return a number.
  */
-export function toIndexSource(random: unknown): (bound: number) => number {
-  if (typeof random === 'function') {
-    const draw = random as () => number;
-    return (bound) => {
-      const u = draw();
-      return u >= 0 && u < 1 ? Math.floor(u * bound) : outOfRange(u);
-    };
-  }
+export function toIndexSource(random: unknown): IndexSource {
+  if (typeof random === 'function') return new IndexSource(random as () => number, null);
   if (
     random !== null &&
     typeof random === 'object' &&
@@ -51,20 +89,7 @@ export function toIndexSource(random: unknown): (bound: number) => number {
     if (typeof generator.clone === 'function' && typeof generator.clone().next() !== 'number') {
       throw new TypeError('random.next() must return a number (a pure-rand >= 7 generator)');
     }
-    return (bound) => {
-      // x · bound as the 64-bit (high, low) pair; high is uniform on 0..bound−1 once low clears the
-      // rejection zone of (2^32 − bound) mod bound values, which only a low below bound can be in.
-      let x = generator.next() >>> 0;
-      let low = Math.imul(x, bound) >>> 0;
-      if (low < bound) {
-        const zone = (TWO_POW_32 - bound) % bound;
-        while (low < zone) {
-          x = generator.next() >>> 0;
-          low = Math.imul(x, bound) >>> 0;
-        }
-      }
-      return highWord(x, bound);
-    };
+    return new IndexSource(null, generator);
   }
   throw new TypeError(
     `random must be a function returning numbers in [0, 1) or a generator with next(), got ${describeValue(random)}`,

@@ -8,7 +8,7 @@ const MAX_SELECTED = 2 ** 30;
 
 /** What {@link selectElites} selected. */
 export interface EliteSelection {
-  /** The selected items (indices into `returns`), minibatch after minibatch, each in draw order. */
+  /** The selected items (indices into `returns`), minibatch after minibatch, in no order within one. */
   indices: Uint32Array;
   /** counts[i] = how many of the J minibatches kept item i (the repeats FTW's cross-entropy counts). */
   counts: Uint32Array;
@@ -22,9 +22,10 @@ export interface EliteSelection {
  * a `threshold`, only items whose return is strictly above it are kept, so a minibatch may keep fewer
  * than K. The same random source state gives the same selection, bit for bit.
  *
- * Cost: O(J · C log K) time, O(n + J·K) memory for the result, no allocation per minibatch. The
- * expected counts are {@link expectedCounts}; {@link EliteSampler} streams the same minibatches one at a time; the law of the rank of a kept item is Eq. 5
- * ({@link rankOccupancy}).
+ * Cost: O(n + J·C) time (the draws, plus a heap over about K + 3√K + 3 candidates per minibatch), 5n
+ * bytes of working memory and O(n + J·K) for the result, no allocation per minibatch. The expected
+ * counts are {@link expectedCounts}; {@link EliteSampler} streams the same minibatches one at a time; the
+ * law of the rank of a kept item is Eq. 5 ({@link rankOccupancy}).
  *
  * @param returns - the return of each item in the pool (finite numbers).
  * @param options - `batches` J, `batchSize` C, `keep` K, optional `threshold`.
@@ -53,20 +54,24 @@ export function selectElites(
   if (batches * keep > MAX_SELECTED) {
     throw new RangeError(`batches × keep must be <= ${MAX_SELECTED}, got ${batches} × ${keep}`);
   }
-  const elite = new EliteDraw(n, batchSize, keep, threshold, toIndexSource(random));
+  const elite = new EliteDraw(values, n, batchSize, keep, threshold, toIndexSource(random), batches);
   const kept = elite.kept;
   const indices = new Uint32Array(batches * keep);
   const counts = new Uint32Array(n);
   const offsets = new Uint32Array(batches + 1);
   let length = 0;
-  for (let b = 0; b < batches; b++) {
-    const count = elite.next(values);
-    for (let i = 0; i < count; i++) {
-      const item = kept[i]!;
-      indices[length++] = item;
-      counts[item]!++;
+  try {
+    for (let b = 0; b < batches; b++) {
+      const count = elite.next();
+      for (let i = 0; i < count; i++) {
+        const item = kept[i]!;
+        indices[length++] = item;
+        counts[item]!++;
+      }
+      offsets[b + 1] = length;
     }
-    offsets[b + 1] = length;
+  } finally {
+    elite.release();
   }
   return { indices: length === indices.length ? indices : indices.slice(0, length), counts, offsets };
 }

@@ -4,6 +4,12 @@ import { describeValue } from '@ftw/internal';
 export const MAX_POOL_SIZE = 2 ** 32 - 1;
 
 /**
+ * Largest pool the samplers draw from: their permutation entries keep a flag in the top bit. (A pool of
+ * 2^31 returns is 16 GiB of doubles, beyond any JavaScript heap.)
+ */
+export const MAX_SAMPLED_POOL_SIZE = 2 ** 31;
+
+/**
  * Checks that `value` is an integer in [1, max].
  * @throws TypeError when `value` is not a number; RangeError when it is not a positive integer <= max.
  */
@@ -21,8 +27,14 @@ export function checkPositiveInteger(name: string, value: unknown, max: number =
  * Checks the sizes of one selection: `n >= batchSize >= keep >= 1`, all integers.
  * @throws TypeError or RangeError naming the offending parameter and its value.
  */
-export function checkSizes(n: unknown, batchSize: unknown, keep: unknown, nName = 'n'): void {
-  const size = checkPositiveInteger(nName, n);
+export function checkSizes(
+  n: unknown,
+  batchSize: unknown,
+  keep: unknown,
+  nName = 'n',
+  maxN = MAX_POOL_SIZE,
+): void {
+  const size = checkPositiveInteger(nName, n, maxN);
   const c = checkPositiveInteger('batchSize', batchSize);
   const k = checkPositiveInteger('keep', keep);
   if (k > c) throw new RangeError(`keep must be <= batchSize (${c}), got ${k}`);
@@ -45,8 +57,10 @@ export function checkReturns(returns: unknown): Float64Array {
   }
   const values = returns as ArrayLike<unknown>;
   if (values.length === 0) throw new RangeError('returns must not be empty, got length 0');
-  if (values.length > MAX_POOL_SIZE) {
-    throw new RangeError(`returns must have at most ${MAX_POOL_SIZE} items, got length ${values.length}`);
+  if (values.length > MAX_SAMPLED_POOL_SIZE) {
+    throw new RangeError(
+      `returns must have at most ${MAX_SAMPLED_POOL_SIZE} items, got length ${values.length}`,
+    );
   }
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
