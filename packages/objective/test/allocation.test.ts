@@ -4,6 +4,8 @@
 // double) would show as at least 12 bytes per call; the bound is 1 byte. This file runs in its own
 // worker process, so the JIT feedback of the other test files (which call these functions with many
 // input shapes) does not leak into it.
+
+import { bytesPerCall } from '@ftw/internal/heap';
 import { describe, expect, it } from 'vitest';
 import {
   empiricalDistribution,
@@ -20,7 +22,6 @@ import {
   reinforceLoss,
   trajectoryWeights,
 } from '../src/index.js';
-import { bytesPerCall } from './heap.js';
 
 const rows = 8;
 const actions = 16;
