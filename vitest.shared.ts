@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  * their TypeScript source, so tests need no build of their dependencies; the setup file takes the
  * fast-check seed from `FC_SEED` so that a failure in CI replays.
  */
-export default defineConfig({
+const shared = defineConfig({
   ssr: { resolve: { conditions: ['@ftw/source', ...defaultServerConditions] } },
   resolve: { conditions: ['@ftw/source', ...defaultServerConditions] },
   test: {
@@ -20,3 +20,22 @@ export default defineConfig({
     hookTimeout: 120_000,
   },
 });
+
+export default shared;
+
+/**
+ * The shared configuration, with one test file moved to a worker of its own: an allocation test measures
+ * V8's steady state for functions called from one call site, and the other files (run in one worker,
+ * `isolate: false`) call the same functions with many shapes, whose JIT feedback would leak into it.
+ */
+export function withOwnWorker(name: string, file: string) {
+  return defineConfig({
+    ...shared,
+    test: {
+      projects: [
+        { ...shared, test: { ...shared.test, name, exclude: [file] } },
+        { ...shared, test: { ...shared.test, name: 'allocation', include: [file], isolate: true } },
+      ],
+    },
+  });
+}

@@ -1,18 +1,4 @@
-import { defineConfig } from 'vitest/config';
-import shared from '../../vitest.shared.ts';
+import { withOwnWorker } from '../../vitest.shared.ts';
 
-// The shared config runs every test file in one worker (isolate: false). The allocation test measures
-// V8's steady state for a training loop that calls each function with one input shape, so it runs as a
-// project with a worker of its own: the other files call the same functions with many shapes, and their
-// JIT feedback would otherwise leak into its measurement.
-const ALLOCATION = 'test/allocation.test.ts';
-
-export default defineConfig({
-  ...shared,
-  test: {
-    projects: [
-      { ...shared, test: { ...shared.test, name: 'objective', exclude: [ALLOCATION] } },
-      { ...shared, test: { ...shared.test, name: 'allocation', include: [ALLOCATION], isolate: true } },
-    ],
-  },
-});
+// The allocation test runs in a worker of its own (see withOwnWorker).
+export default withOwnWorker('objective', 'test/allocation.test.ts');

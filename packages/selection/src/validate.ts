@@ -4,8 +4,8 @@ import { describeValue } from '@ftw/internal';
 export const MAX_POOL_SIZE = 2 ** 32 - 1;
 
 /**
- * Largest pool the samplers draw from: their permutation entries keep a flag in the top bit. (A pool of
- * 2^31 returns is 16 GiB of doubles, beyond any JavaScript heap.)
+ * Largest pool of returns (and `n` of the samplers): the samplers' permutation entries keep a flag in the
+ * top bit. (A pool of 2^31 returns is 16 GiB of doubles, beyond any JavaScript heap.)
  */
 export const MAX_SAMPLED_POOL_SIZE = 2 ** 31;
 
