@@ -1,3 +1,5 @@
+export { type DecodedTrajectory, decodeTrajectory } from './decode-trajectory.js';
+export { encodeTrajectory, TRAJECTORY_FORMAT_VERSION } from './encode-trajectory.js';
 export type { JsonValue } from './json-value.js';
 export { PoolError, type PoolErrorCode, type PoolErrorDetails } from './pool-error.js';
 export { ReplayPool } from './replay-pool.js';
