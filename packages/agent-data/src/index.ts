@@ -1,1 +1,64 @@
-export {};
+export { AgentDataError, type AgentDataErrorCode } from './agent-data-error.js';
+export {
+  type BuildDatasetOptions,
+  type BuiltDataset,
+  buildDataset,
+  type DatasetManifest,
+  manifestPath,
+} from './build-dataset.js';
+export { collectWindow, orderKey, type TrajectoryWindow } from './collect-window.js';
+export { fromAgentsSdk } from './from-agents-sdk.js';
+export { fromAiSdk } from './from-ai-sdk.js';
+export { fromArt } from './from-art.js';
+export { fromFtw } from './from-ftw.js';
+export { fromOpenAIChat } from './from-openai-chat.js';
+export { type ImportanceDiagnostics, importanceDiagnostics } from './importance-diagnostics.js';
+export { type Importer, INPUT_FORMATS, type InputFormat, importerFor } from './input-format.js';
+export {
+  type JsonlLine,
+  type JsonlLinesOptions,
+  type JsonlProgress,
+  newJsonlProgress,
+  readJsonlLines,
+} from './jsonl-lines.js';
+export {
+  formatIssue,
+  type LineIssue,
+  type LoggedTrajectory,
+  type OpenOptions,
+  openTrajectories,
+  type ReadStats,
+  type TrajectoryStream,
+} from './open-trajectories.js';
+export {
+  type DatasetSelection,
+  type DatasetSelectionOptions,
+  type RankBin,
+  type SelectionReport,
+  selectDataset,
+} from './select-dataset.js';
+export { systematicRound } from './systematic-round.js';
+export { type RankValues, rankValues, TIE_BREAK_KEYS, type TieBreakKey } from './tie-break.js';
+export { type ArtRecord, toArtRecord } from './to-art-record.js';
+export { type OpenAIRecord, toOpenAIRecord } from './to-openai-record.js';
+export { type TrlRecord, toTrlRecord } from './to-trl-record.js';
+export { trajectoryJsonSchema } from './trajectory-json-schema.js';
+export {
+  type ChatMessage,
+  chatMessageSchema,
+  type Tool,
+  type ToolCall,
+  type Trajectory,
+  type TurnTrace,
+  toolCallSchema,
+  toolSchema,
+  trajectorySchema,
+  turnTraceSchema,
+} from './trajectory-schema.js';
+export {
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  type WriteOptions,
+  type WrittenDataset,
+  writeDataset,
+} from './write-dataset.js';

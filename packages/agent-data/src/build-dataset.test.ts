@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- the example is plain JavaScript with JSDoc, run as is by node.
+import { scriptedLog } from '../examples/scripted-agent.mjs';
+import { buildDataset, manifestPath } from './build-dataset.js';
+import { INPUT_FORMATS } from './input-format.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'agent-data-build-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A seeded uniform on [0, 1) (mulberry32), independent of the package. */
+function uniform(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('buildDataset', () => {
+  it('turns the example agent log of every shape into the same OpenAI fine-tuning file', async () => {
+    const outputs = new Map<string, string>();
+    for (const shape of INPUT_FORMATS) {
+      const input = join(dir, `${shape}.jsonl`);
+      writeFileSync(input, scriptedLog({ shape, runs: 300, successRate: 0.4, seed: 3 }));
+      const out = join(dir, `${shape}-sft.jsonl`);
+      const { manifest } = await buildDataset({
+        input,
+        from: shape,
+        capacity: 200,
+        batches: 50,
+        batchSize: 8,
+        keep: 2,
+        format: 'openai',
+        out,
+        random: uniform(7),
+        seed: 7,
+      });
+      expect(manifest.input.valid).toBe(300);
+      expect(manifest.input.skipped).toBe(0);
+      expect(manifest.window.size).toBe(200);
+      expect(manifest.output.lines).toBe(100);
+      outputs.set(shape, readFileSync(out, 'utf8'));
+    }
+    // ai-sdk logs carry no sequence (createdAt instead) and art keeps the same order: one selection.
+    const reference = outputs.get('ftw')!;
+    for (const [shape, text] of outputs) expect(text, shape).toBe(reference);
+    const first = JSON.parse(reference.split('\n')[0]!);
+    expect(first.messages[0]).toEqual({ role: 'system', content: expect.any(String) });
+    expect(first.tools[0].function.name).toBe('calculator');
+  });
+
+  it('is byte-identical for the same seed and input, and writes a manifest beside the output', async () => {
+    const input = join(dir, 'same.jsonl');
+    writeFileSync(input, scriptedLog({ shape: 'ftw', runs: 120, successRate: 0.3, seed: 1 }));
+    const run = async (name: string) => {
+      const out = join(dir, name);
+      await buildDataset({
+        input,
+        capacity: 100,
+        batches: 40,
+        batchSize: 5,
+        keep: 3,
+        mode: 'expected',
+        format: 'openai',
+        out,
+        random: uniform(11),
+        seed: 11,
+      });
+      return [readFileSync(out, 'utf8'), readFileSync(manifestPath(out), 'utf8')] as const;
+    };
+    const [a, am] = await run('a.jsonl');
+    const [b, bm] = await run('b.jsonl');
+    expect(b).toBe(a);
+    expect(bm.replaceAll('b.jsonl', 'a.jsonl')).toBe(am);
+    const manifest = JSON.parse(am);
+    expect(manifest.seed).toBe(11);
+    expect(manifest.input.sha256).toMatch(/^[0-9a-f]{64}$/);
+    // Expected counts are fractional; the file holds their systematic rounding, total exact (J·K = 120).
+    const written = manifest.selected.reduce((s: number, e: { written: number }) => s + e.written, 0);
+    expect(written).toBe(120);
+    expect(a.split('\n').length - 1).toBe(120);
+    for (const e of manifest.selected) expect(Math.abs(e.written - e.count)).toBeLessThanOrEqual(1);
+  });
+});

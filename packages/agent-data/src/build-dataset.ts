@@ -1,0 +1,185 @@
+import { writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { collectWindow } from './collect-window.js';
+import { type ImportanceDiagnostics, importanceDiagnostics } from './importance-diagnostics.js';
+import type { InputFormat } from './input-format.js';
+import { type LineIssue, openTrajectories, type ReadStats } from './open-trajectories.js';
+import { type DatasetSelectionOptions, type SelectionReport, selectDataset } from './select-dataset.js';
+import { type OutputFormat, writeDataset } from './write-dataset.js';
+
+/** Everything {@link buildDataset} needs. */
+export interface BuildDatasetOptions extends DatasetSelectionOptions {
+  /** The log: a JSONL file path. */
+  readonly input: string;
+  /** Its shape. @defaultValue 'ftw' */
+  readonly from?: InputFormat;
+  /** Stop at the first bad line. @defaultValue false */
+  readonly strict?: boolean;
+  /** N, the newest runs kept. */
+  readonly capacity: number;
+  /** Output format. */
+  readonly format: OutputFormat;
+  /** Output file; the manifest is written beside it ({@link manifestPath}). */
+  readonly out: string;
+  /** Randomness: the minibatch draws (sampled) and the rounding uniform (expected, openai/art). */
+  readonly random: () => number;
+  /** The seed that made `random`, recorded in the manifest. @defaultValue null */
+  readonly seed?: number | null;
+  /** Current-policy log-probabilities (JSONL) for the importance diagnostics. @defaultValue none */
+  readonly currentLogprobs?: string;
+  /** Every skipped line. */
+  readonly onIssue?: (issue: LineIssue) => void;
+  /** Read progress after each chunk. */
+  readonly onProgress?: (stats: Readonly<ReadStats>) => void;
+}
+
+/** The manifest written beside a dataset: enough to audit and reproduce it. */
+export interface DatasetManifest {
+  readonly generator: '@ftw/agent-data';
+  readonly configuration: Record<string, unknown>;
+  readonly seed: number | null;
+  readonly input: {
+    readonly file: string;
+    readonly sha256: string;
+    readonly bytes: number;
+    readonly lines: number;
+    readonly valid: number;
+    readonly skipped: number;
+  };
+  readonly window: {
+    readonly size: number;
+    readonly evicted: number;
+    readonly firstLine: number;
+    readonly lastLine: number;
+  };
+  readonly output: {
+    readonly file: string;
+    readonly format: OutputFormat;
+    readonly lines: number;
+    readonly sha256: string;
+  };
+  readonly report: SelectionReport;
+  readonly importance: ImportanceDiagnostics | null;
+  /** Every run with a count above 0, in window order: its count and what was written (copies or weight). */
+  readonly selected: readonly { readonly id: string; readonly count: number; readonly written: number }[];
+}
+
+/** The result of {@link buildDataset}. */
+export interface BuiltDataset {
+  readonly manifest: DatasetManifest;
+  readonly manifestFile: string;
+  readonly stats: Readonly<ReadStats>;
+}
+
+/**
+ * The manifest's path beside an output file: `sft.jsonl` → `sft.manifest.json`.
+ * @param out - the output file
+ * @returns the manifest file
+ * @example
+ * ```ts
+ * manifestPath('data/sft.jsonl'); // 'data/sft.manifest.json'
+ * ```
+ */
+export function manifestPath(out: string): string {
+  return `${out.replace(/\.jsonl?$/i, '')}.manifest.json`;
+}
+
+/**
+ * The whole path from a log to a fine-tuning file: stream the log ({@link openTrajectories}), keep the
+ * newest N ({@link collectWindow}), weight them by FTW ({@link selectDataset}), write the file
+ * ({@link writeDataset}) and its manifest (configuration, seed, input SHA-256, every selected id with its
+ * count, the report, and the importance diagnostics when `currentLogprobs` is given). Memory is bounded by
+ * N, not by the log. The same input, options and random stream give byte-identical files.
+ *
+ * @param options - input, window, selection, output and randomness
+ * @returns the manifest and read statistics
+ * @throws what its steps throw: RangeError/TypeError for bad options, AgentDataError for bad data
+ * @example
+ * ```ts
+ * await buildDataset({ input: 'runs.jsonl', from: 'ai-sdk', capacity: 1000, batches: 64, batchSize: 8,
+ *   keep: 2, format: 'openai', out: 'sft.jsonl', random: uniform, seed: 0 });
+ * // writes sft.jsonl (128 lines) and sft.manifest.json
+ * ```
+ */
+export async function buildDataset(options: BuildDatasetOptions): Promise<BuiltDataset> {
+  const stream = openTrajectories(options.input, {
+    from: options.from ?? 'ftw',
+    strict: options.strict === true,
+    ...(options.onIssue === undefined ? {} : { onIssue: options.onIssue }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+  });
+  const window = await collectWindow(stream, { capacity: options.capacity });
+  const items = window.items.map((w) => w.trajectory);
+  const mode = options.mode ?? 'sampled';
+  const selection: DatasetSelectionOptions = {
+    batches: options.batches,
+    batchSize: options.batchSize,
+    keep: options.keep,
+    mode,
+    threshold: options.threshold,
+    tieBreak: options.tieBreak ?? [],
+    perTask: options.perTask === true,
+    successAbove: options.successAbove,
+  };
+  const { counts, report } = selectDataset(items, selection, options.random);
+  const u = mode === 'expected' && options.format !== 'trl' ? options.random() : undefined;
+  const written = await writeDataset(options.out, items, counts, {
+    format: options.format,
+    ...(u === undefined ? {} : { u }),
+  });
+  const importance =
+    options.currentLogprobs === undefined
+      ? null
+      : await importanceDiagnostics(items, counts, options.currentLogprobs);
+  const stats = stream.stats;
+  const selected: { id: string; count: number; written: number }[] = [];
+  items.forEach((t, i) => {
+    if (counts[i]! > 0 || written.written[i]! > 0)
+      selected.push({ id: t.id, count: counts[i]!, written: written.written[i]! });
+  });
+  const manifest: DatasetManifest = {
+    generator: '@ftw/agent-data',
+    configuration: {
+      from: options.from ?? 'ftw',
+      strict: options.strict === true,
+      capacity: options.capacity,
+      batches: options.batches,
+      batchSize: options.batchSize,
+      keep: options.keep,
+      selection: mode,
+      threshold: options.threshold ?? null,
+      tieBreak: options.tieBreak ?? [],
+      perTask: options.perTask === true,
+      successAbove: report.successAbove,
+      format: options.format,
+      roundingUniform: u ?? null,
+    },
+    seed: options.seed ?? null,
+    input: {
+      file: basename(options.input),
+      sha256: stats.sha256 ?? '',
+      bytes: stats.bytes,
+      lines: stats.lines,
+      valid: stats.valid,
+      skipped: stats.skipped,
+    },
+    window: {
+      size: items.length,
+      evicted: window.evicted,
+      firstLine: window.items[0]!.line,
+      lastLine: window.items[window.items.length - 1]!.line,
+    },
+    output: {
+      file: basename(options.out),
+      format: options.format,
+      lines: written.lines,
+      sha256: written.sha256,
+    },
+    report,
+    importance,
+    selected,
+  };
+  const manifestFile = manifestPath(options.out);
+  await writeFile(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  return { manifest, manifestFile, stats };
+}

@@ -1,0 +1,125 @@
+import { describeValue } from '@ftw/internal';
+import { AgentDataError } from './agent-data-error.js';
+import type { LoggedTrajectory } from './open-trajectories.js';
+
+/** The newest N trajectories of a log, oldest first: FTW's FIFO pool over logged runs. */
+export interface TrajectoryWindow {
+  /** The kept trajectories, oldest first (by order key, then line). */
+  readonly items: readonly LoggedTrajectory[];
+  /** Trajectories seen in the stream. */
+  readonly seen: number;
+  /** Trajectories older than the newest `capacity`, dropped. */
+  readonly evicted: number;
+}
+
+/**
+ * The FIFO order key of a run: its `sequence`, else its `createdAt` in milliseconds, else its line number.
+ * Use one of them throughout a log; ties are broken by line.
+ *
+ * @param logged - a trajectory with its line
+ * @returns the key (larger is newer)
+ * @example
+ * ```ts
+ * orderKey({ trajectory: { ...t, sequence: 42 }, line: 7 }); // 42
+ * ```
+ */
+export function orderKey(logged: LoggedTrajectory): number {
+  const t = logged.trajectory;
+  if (t.sequence !== undefined) return t.sequence;
+  if (t.createdAt !== undefined) return Date.parse(t.createdAt);
+  return logged.line;
+}
+
+function newer(a: LoggedTrajectory, ka: number, b: LoggedTrajectory, kb: number): boolean {
+  return ka > kb || (ka === kb && a.line > b.line);
+}
+
+/**
+ * Keeps the newest `capacity` trajectories of a stream, in memory bounded by `capacity` whatever the
+ * length of the log: a binary min-heap on the order key ({@link orderKey}) holds the window, and a run
+ * older than the oldest kept one is dropped at once. O(log N) per run.
+ *
+ * @param stream - trajectories with their lines (from `openTrajectories`)
+ * @param options - `capacity` N, a positive integer
+ * @returns the window, oldest first
+ * @throws RangeError for a bad capacity; AgentDataError `EMPTY_WINDOW` when the stream held no trajectory,
+ * `DUPLICATE_ID` when two kept trajectories share an id
+ * @example
+ * ```ts
+ * const window = await collectWindow(openTrajectories('runs.jsonl'), { capacity: 1000 });
+ * window.items.length; // min(1000, valid runs)
+ * ```
+ */
+export async function collectWindow(
+  stream: AsyncIterable<LoggedTrajectory>,
+  options: { readonly capacity: number },
+): Promise<TrajectoryWindow> {
+  const capacity = options?.capacity;
+  if (!Number.isSafeInteger(capacity) || capacity < 1) {
+    throw new RangeError(`capacity must be a positive integer, got ${describeValue(capacity)}`);
+  }
+  const heap: LoggedTrajectory[] = [];
+  const keys: number[] = [];
+  let seen = 0;
+  for await (const item of stream) {
+    seen++;
+    const key = orderKey(item);
+    if (heap.length < capacity) {
+      heap.push(item);
+      keys.push(key);
+      siftUp(heap, keys, heap.length - 1);
+    } else if (newer(item, key, heap[0]!, keys[0]!)) {
+      heap[0] = item;
+      keys[0] = key;
+      siftDown(heap, keys, 0);
+    }
+  }
+  if (heap.length === 0) throw new AgentDataError('EMPTY_WINDOW', 'the input holds no valid trajectory');
+  const order = heap.map((_, i) => i);
+  order.sort((a, b) => keys[a]! - keys[b]! || heap[a]!.line - heap[b]!.line);
+  const items = order.map((i) => heap[i]!);
+  const ids = new Map<string, number>();
+  for (const { trajectory, line } of items) {
+    const previous = ids.get(trajectory.id);
+    if (previous !== undefined) {
+      throw new AgentDataError(
+        'DUPLICATE_ID',
+        `trajectory id ${JSON.stringify(trajectory.id)} appears on lines ${previous} and ${line}; ids must be unique`,
+      );
+    }
+    ids.set(trajectory.id, line);
+  }
+  return { items, seen, evicted: seen - items.length };
+}
+
+function siftUp(heap: LoggedTrajectory[], keys: number[], i: number): void {
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!newer(heap[parent]!, keys[parent]!, heap[i]!, keys[i]!)) break;
+    swap(heap, keys, i, parent);
+    i = parent;
+  }
+}
+
+function siftDown(heap: LoggedTrajectory[], keys: number[], i: number): void {
+  const n = heap.length;
+  for (;;) {
+    const left = 2 * i + 1;
+    if (left >= n) return;
+    let oldest = left;
+    const right = left + 1;
+    if (right < n && newer(heap[left]!, keys[left]!, heap[right]!, keys[right]!)) oldest = right;
+    if (!newer(heap[i]!, keys[i]!, heap[oldest]!, keys[oldest]!)) return;
+    swap(heap, keys, i, oldest);
+    i = oldest;
+  }
+}
+
+function swap(heap: LoggedTrajectory[], keys: number[], a: number, b: number): void {
+  const t = heap[a]!;
+  heap[a] = heap[b]!;
+  heap[b] = t;
+  const k = keys[a]!;
+  keys[a] = keys[b]!;
+  keys[b] = k;
+}

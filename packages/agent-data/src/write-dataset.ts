@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { describeValue } from '@ftw/internal';
+import { systematicRound } from './systematic-round.js';
+import { toArtRecord } from './to-art-record.js';
+import { toOpenAIRecord } from './to-openai-record.js';
+import { toTrlRecord } from './to-trl-record.js';
+import type { Trajectory } from './trajectory-schema.js';
+
+/** The fine-tuning formats `@ftw/agent-data` writes. */
+export const OUTPUT_FORMATS = ['openai', 'trl', 'art'] as const;
+
+/** `openai` (chat fine-tuning JSONL, counts as copies), `trl` (conversational with a float `weight`), `art`. */
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** What {@link writeDataset} wrote. */
+export interface WrittenDataset {
+  /** Lines written. */
+  readonly lines: number;
+  /** Bytes written. */
+  readonly bytes: number;
+  /** SHA-256 of the file, hex. */
+  readonly sha256: string;
+  /** Per item, what was written: copies (openai, art) or the weight (trl). */
+  readonly written: Float64Array;
+}
+
+/** Options of {@link writeDataset}. */
+export interface WriteOptions {
+  /** The output format. */
+  readonly format: OutputFormat;
+  /**
+   * The uniform on [0, 1) for the systematic rounding of fractional counts (expected mode, `openai` and
+   * `art`); required when a count is not a whole number.
+   */
+  readonly u?: number;
+}
+
+/**
+ * Writes the selected runs as a fine-tuning file, streaming (one line in memory at a time), to a temporary
+ * file renamed into place, so a failed write never leaves a half file at `path`. Runs appear in window
+ * order (oldest first), copies of one run next to each other; a run with count 0 is not written.
+ *
+ * Counts: `trl` writes each run once with `weight` = its count. `openai` and `art` have no fractional
+ * weight, so a count of m is m copies; fractional counts are first rounded by {@link systematicRound}
+ * with `u` (each within 1 of its count, the total exact).
+ *
+ * @param path - the output file
+ * @param items - the window's trajectories
+ * @param counts - their counts (from `selectDataset`)
+ * @param options - format and rounding uniform
+ * @returns lines, bytes, SHA-256 and what was written per item
+ * @throws RangeError for an unknown format, a length mismatch, or fractional counts without `u`
+ * @example
+ * ```ts
+ * await writeDataset('sft.jsonl', items, counts, { format: 'openai' }); // { lines: 128, bytes: …, sha256: '…' }
+ * ```
+ */
+export async function writeDataset(
+  path: string,
+  items: readonly Trajectory[],
+  counts: ArrayLike<number>,
+  options: WriteOptions,
+): Promise<WrittenDataset> {
+  const format = options?.format;
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+    throw new RangeError(`format must be one of ${OUTPUT_FORMATS.join(', ')}, got ${describeValue(format)}`);
+  }
+  if (counts.length !== items.length) {
+    throw new RangeError(`counts must have one entry per item (${items.length}), got ${counts.length}`);
+  }
+  let written: Float64Array;
+  if (format === 'trl') {
+    written = Float64Array.from(counts);
+  } else if (Array.from(counts).every(Number.isInteger)) {
+    written = Float64Array.from(counts);
+  } else {
+    if (options.u === undefined) {
+      throw new RangeError('u (a uniform on [0, 1)) is required to round fractional counts for this format');
+    }
+    written = Float64Array.from(systematicRound(counts, options.u));
+  }
+  const temporary = `${path}.tmp-${process.pid}`;
+  const stream = createWriteStream(temporary, { encoding: 'utf8' });
+  const hash = createHash('sha256');
+  let lines = 0;
+  let bytes = 0;
+  const write = async (text: string): Promise<void> => {
+    hash.update(text);
+    bytes += Buffer.byteLength(text);
+    if (!stream.write(text)) await once(stream, 'drain');
+  };
+  try {
+    for (let i = 0; i < items.length; i++) {
+      const c = written[i]!;
+      if (!(c > 0)) continue;
+      const t = items[i]!;
+      if (format === 'trl') {
+        await write(`${JSON.stringify(toTrlRecord(t, c))}\n`);
+        lines++;
+        continue;
+      }
+      const line = `${JSON.stringify(format === 'openai' ? toOpenAIRecord(t) : toArtRecord(t))}\n`;
+      for (let k = 0; k < c; k++) await write(line);
+      lines += c;
+    }
+    stream.end();
+    await once(stream, 'finish');
+    await rename(temporary, path);
+  } catch (error) {
+    stream.destroy();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return { lines, bytes, sha256: hash.digest('hex'), written };
+}
