@@ -3,6 +3,7 @@
 // learning at all, so the ratio is what FTW's pool, selection and loss add to collecting the data.
 import { bench, do_not_optimize, run } from 'mitata';
 import {
+  ActionDistribution,
   COMPARE_SCENARIOS,
   createEnvironment,
   REPRODUCE_CONFIG,
@@ -16,11 +17,12 @@ const ITERATIONS = REPRODUCE_CONFIG.iterations;
 bench('240 rollouts, no learning (floor)', () => {
   const streams = seededStreams(0);
   const env = createEnvironment(REPRODUCE_CONFIG.environment, streams.environment);
-  const policy = new TabularPolicy(1, env.numActions);
+  const policy = new TabularPolicy(env.numActions, env.observationCount);
+  const distribution = new ActionDistribution(env.numActions);
   let sum = 0;
   for (let i = 0; i < ITERATIONS; i++) {
-    const { observation } = env.reset();
-    sum += env.step(policy.sample(observation, streams.policy())).reward;
+    const observation = env.reset();
+    sum += env.step(distribution.of(policy, observation).sample(streams.policy())).reward;
   }
   do_not_optimize(sum);
 });

@@ -5,6 +5,7 @@
 export { COMPARE_SCENARIOS } from './config/compare-scenarios.js';
 export { REPRODUCE_CONFIG } from './config/reproduce-config.js';
 export { seededStreams } from './random/seeded-streams.js';
+export { ActionDistribution } from './train/action-distribution.js';
 export { createEnvironment } from './train/create-environment.js';
 export { TabularPolicy } from './train/tabular-policy.js';
 export { trainSeed } from './train/train-seed.js';

@@ -1,41 +1,49 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'tsup';
 
 /** The runner's folder. */
 export const RUNNER = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** The built CLI the end-to-end tests spawn. */
-export const CLI = join(RUNNER, 'dist', 'cli.js');
 
-const DEPENDENCIES = ['selection', 'replay-pool', 'objective', 'bandit'];
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }
-  return newest;
+/** A CLI built for one test file, and how to remove it. */
+export interface BuiltCli {
+  /** Path of the built `cli.js` to spawn with `node`. */
+  readonly cli: string;
+  /** Deletes the build. */
+  readonly remove: () => void;
 }
 
 /**
- * Makes sure `dist/cli.js` and the packages' `dist/` exist and are newer than the runner's sources; if not,
- * builds them with turbo (which `pnpm test` through turbo has already done: test depends on build).
+ * Builds the CLI the end-to-end tests run, from the current sources of the runner and of every `@ftw`
+ * package it uses (read through the `@ftw/source` export condition and bundled in), so a test can never
+ * run a stale `dist/` of the runner or of a package, nor depend on another build being up to date.
+ * Third-party dependencies stay external and resolve from the runner's `node_modules`, as in `dist/`.
+ *
+ * The build goes to a fresh folder under `node_modules/.cache/` of the runner (so that module resolution
+ * and the provenance lookup of the runner's package.json work as from `dist/`); `remove` deletes it.
+ *
+ * @returns the built CLI
  */
-export function ensureBuilt(): void {
-  const packagesBuilt = DEPENDENCIES.every((name) =>
-    existsSync(join(RUNNER, '..', '..', 'packages', name, 'dist', 'index.js')),
-  );
-  const fresh = existsSync(CLI) && statSync(CLI).mtimeMs >= newestSource(join(RUNNER, 'src'));
-  if (packagesBuilt && fresh) return;
-  execFileSync(
-    'pnpm',
-    ['exec', 'turbo', 'run', 'build', '--filter=@ftw/runner...', '--output-logs=errors-only'],
-    {
-      cwd: join(RUNNER, '..', '..'),
-      env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
-      stdio: 'inherit',
+export async function buildCli(): Promise<BuiltCli> {
+  const cache = join(RUNNER, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const outDir = mkdtempSync(join(cache, 'ftw-e2e-'));
+  await build({
+    entry: { cli: join(RUNNER, 'src', 'cli.ts') },
+    outDir,
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    dts: false,
+    sourcemap: false,
+    clean: false,
+    silent: true,
+    config: false,
+    noExternal: [/^@ftw\//],
+    esbuildOptions(options) {
+      options.conditions = ['@ftw/source'];
     },
-  );
+  });
+  return { cli: join(outDir, 'cli.js'), remove: () => rmSync(outDir, { recursive: true, force: true }) };
 }

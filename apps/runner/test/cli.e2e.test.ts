@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rankOccupancy } from '@ftw/selection';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ensureBuilt, RUNNER } from './build-cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltCli, buildCli, RUNNER } from './build-cli.js';
 
 interface Result {
   readonly status: number | null;
@@ -12,8 +12,10 @@ interface Result {
   readonly stderr: string;
 }
 
+let built: BuiltCli;
+
 function ftw(...args: string[]): Result {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [built.cli, ...args], { encoding: 'utf8', timeout: 120_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -25,8 +27,12 @@ const ndjson = (path: string): Record<string, unknown>[] =>
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-beforeAll(() => {
-  ensureBuilt();
+beforeAll(async () => {
+  built = await buildCli();
+});
+
+afterAll(() => {
+  built.remove();
 });
 
 describe('ftw reproduce', () => {
@@ -151,7 +157,7 @@ describe('bad flags and failures', () => {
 describe('an interrupted run', () => {
   it('exits 130 on SIGINT and leaves nothing behind', async () => {
     const out = tempRoot();
-    const child = spawn(process.execPath, [CLI, 'compare', '--out', out], {
+    const child = spawn(process.execPath, [built.cli, 'compare', '--out', out], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -86,11 +86,11 @@ function methodRow(m: MethodOutcome): string[] {
     m.label,
     formatInterval(s.finalOptimalProbability, 3),
     formatInterval(s.meanReward, 3),
-    formatInterval(s.cumulativeRegret, 1),
+    s.cumulativeRegret === null ? '—' : formatInterval(s.cumulativeRegret, 1),
     s.samplesTo90 === null
       ? `— (0/${s.seeds.length})`
       : `${formatInterval(s.samplesTo90, 0)} (${s.reached90}/${s.seeds.length})`,
-    String(s.environmentSteps),
+    String(Math.round(s.environmentSteps)),
     String(s.seeds[0]!.updates * m.config.epochs),
   ];
 }
@@ -136,15 +136,20 @@ function findings(outcome: ScenarioOutcome): string {
       return i.mean + i.halfWidth >= b.mean - b.halfWidth;
     })
     .map((m) => m.label);
-  const regret = [...outcome.methods].sort(
-    (x, y) => x.summary.cumulativeRegret.mean - y.summary.cumulativeRegret.mean,
-  )[0]!;
+  const withRegret = outcome.methods.filter((m) => m.summary.cumulativeRegret !== null);
+  const regret = [...withRegret].sort(
+    (x, y) => x.summary.cumulativeRegret!.mean - y.summary.cumulativeRegret!.mean,
+  )[0];
   return [
     `Highest final optimal-action probability: **${best.label}** (${formatInterval(b, 3)}).`,
     overlapping.length === 0
       ? 'Its 95% interval overlaps no other method’s.'
       : `Its 95% interval overlaps those of ${overlapping.join(', ')}, so those differences are not resolved by these seeds.`,
-    `Lowest cumulative regret: **${regret.label}** (${formatInterval(regret.summary.cumulativeRegret, 1)}).`,
+    ...(regret === undefined
+      ? []
+      : [
+          `Lowest cumulative regret: **${regret.label}** (${formatInterval(regret.summary.cumulativeRegret!, 1)}).`,
+        ]),
   ].join(' ');
 }
 
@@ -231,16 +236,19 @@ export function compareCommand(): Command {
             },
           ),
         );
-        files[`regret-${scenario.name}.svg`] = await renderSvg(
-          learningCurveChart(
-            scenarioCurves(outcome, (m) => m.regret),
-            {
-              title: `Cumulative regret (${scenario.name}; mean, 95% CI)`,
-              subtitle,
-              yTitle: 'cumulative expected regret',
-            },
-          ),
-        );
+        const hasRegret = outcome.methods.every((m) => m.summary.cumulativeRegret !== null);
+        if (hasRegret) {
+          files[`regret-${scenario.name}.svg`] = await renderSvg(
+            learningCurveChart(
+              scenarioCurves(outcome, (m) => m.regret!),
+              {
+                title: `Cumulative regret (${scenario.name}; mean, 95% CI)`,
+                subtitle,
+                yTitle: 'cumulative expected regret',
+              },
+            ),
+          );
+        }
         sections.push(
           [
             `## ${scenario.name}`,
@@ -253,8 +261,7 @@ export function compareCommand(): Command {
             '',
             `![learning curves](curves-${scenario.name}.svg)`,
             '',
-            `![regret](regret-${scenario.name}.svg)`,
-            '',
+            ...(hasRegret ? [`![regret](regret-${scenario.name}.svg)`, ''] : []),
           ].join('\n'),
         );
       }

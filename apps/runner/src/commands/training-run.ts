@@ -57,7 +57,7 @@ export function seedTable(outcome: TrainingOutcome): string {
     String(s.seed),
     s.finalOptimalProbability.toFixed(4),
     s.meanReward.toFixed(4),
-    s.cumulativeRegret.toFixed(2),
+    s.cumulativeRegret === null ? '—' : s.cumulativeRegret.toFixed(2),
     s.samplesTo90 === null ? '—' : String(s.samplesTo90),
   ]);
   const s = outcome.summary;
@@ -65,7 +65,7 @@ export function seedTable(outcome: TrainingOutcome): string {
     'mean ± 95% CI',
     formatInterval(s.finalOptimalProbability, 4),
     formatInterval(s.meanReward, 4),
-    formatInterval(s.cumulativeRegret, 2),
+    s.cumulativeRegret === null ? '—' : formatInterval(s.cumulativeRegret, 2),
     `${s.samplesTo90 === null ? '—' : formatInterval(s.samplesTo90, 0)} (${s.reached90}/${s.seeds.length})`,
   ]);
   return markdownTable(

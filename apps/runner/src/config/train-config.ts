@@ -43,7 +43,10 @@ export interface TrainConfig {
   readonly beta: number;
   /** KL direction: `reverse` = KL(π‖π_ref), `forward` = KL(π_ref‖π). */
   readonly kl: 'reverse' | 'forward';
-  /** Reference policy of the KL term. */
+  /**
+   * Reference policy of the KL term: `uniform`; `initial`, the policy before any update; `previous`, the
+   * policy before the previous update (a trust region on successive policies).
+   */
   readonly reference: 'uniform' | 'initial' | 'previous';
   /** Optimiser on the tabular logits. */
   readonly optimizer: 'sgd' | 'adam';
@@ -111,7 +114,7 @@ export const TRAIN_OPTIONS: readonly OptionSpec[] = [
     '--reference',
     'policy',
     'uniform',
-    'KL reference: uniform, initial or previous (acts with epochs > 1)',
+    'KL reference: uniform, initial or previous (the policy before the previous update)',
   ),
   spec('optimizer', '--optimizer', 'name', 'sgd', 'optimiser on the logits: sgd or adam'),
   spec('lr', '--lr', 'rate', '0.08', 'learning rate > 0'),

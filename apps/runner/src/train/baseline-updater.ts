@@ -6,69 +6,93 @@ import {
   reinforceLoss,
 } from '@ftw/objective';
 import type { TrainConfig } from '../config/train-config.js';
+import type { Episode } from './episode.js';
 import type { Optimizer } from './optimizer.js';
-import type { Rollout, Updater, UpdateStats } from './rollout.js';
-import type { TabularPolicy } from './tabular-policy.js';
+import type { Policy } from './policy.js';
+import type { Updater, UpdateStats } from './updater.js';
 
 /**
- * The policy-gradient baselines FTW is compared with. Each updates from the current iteration's rollouts
- * only (on-policy, no pool), with the surrogate losses of `@ftw/objective`:
+ * The policy-gradient baselines FTW is compared with. Each updates from the current iteration's E
+ * episodes only (on-policy, no pool), on every step of every episode: episode e has length L_e, return
+ * G_e and steps (o_t, a_t) with behaviour log-probabilities log q(a_t | o_t). The surrogate losses are
+ * those of `@ftw/objective`; the gradient of each step's logits is back-propagated by the policy.
  *
- * - `reinforce` (`reinforceLoss`): −mean_i (G_i − b_i) log π(a_i | o_i), b_i a running mean of the rewards
- *   seen in observation o_i before this batch (rate `baselineRate`; for an observation never seen, the
- *   batch's mean reward in it).
- * - `grpo` (`grpoAdvantages` then `ppoClipLoss`): a group is the iteration's rollouts that share an
- *   observation; A_i = (r_i − mean) / std within the group (zero for a constant group); the clipped
- *   surrogate on them, which with one epoch is the policy gradient itself.
- * - `ppo` (`ppoClipLoss`): −mean_i min(ρ_i A_i, clip(ρ_i, 1 − ε, 1 + ε) A_i), ρ_i = π(a_i|o_i) / q(a_i|o_i)
- *   against the behaviour log-probabilities, over `epochs` steps on the same batch, with the advantages
- *   of `reinforce` (no critic: a bandit episode has one step, so the running mean is the value estimate).
+ * - `reinforce` (`reinforceLoss`): L = −(1/E) Σ_e (G_e − b_e) Σ_t log π(a_t | o_t), the score-function
+ *   estimator of the policy-gradient theorem for an undiscounted episodic return. b_e is a running mean
+ *   of the returns of earlier episodes that started in the same observation o_0 (rate `baselineRate`;
+ *   for a start never seen, this batch's mean return from it), so it does not depend on the episode's
+ *   own actions.
+ * - `grpo` (`grpoAdvantages` then `ppoClipLoss`): a group is the batch's episodes that share a start
+ *   observation; A_e = (G_e − mean) / std within the group (0 for a constant group); the clipped surrogate
+ *   averaged per episode over its steps, L = −(1/E) Σ_e (1/L_e) Σ_t min(ρ_t A_e, clip(ρ_t, 1 ± ε) A_e)
+ *   (DeepSeekMath, Eq. 3, one group per start), which with one epoch is the policy gradient itself.
+ * - `ppo` (`ppoClipLoss`): L = −(1/S) Σ_steps min(ρ_t A_t, clip(ρ_t, 1 − ε, 1 + ε) A_t) over the S steps
+ *   of the batch, ρ_t = π(a_t|o_t) / q(a_t|o_t) against the behaviour log-probabilities (frozen across
+ *   the `epochs` steps on the same batch), with A_t = G_e − b_e of `reinforce` (no critic).
  *
  * References: R. J. Williams (1992), "Simple statistical gradient-following algorithms"; Z. Shao et al.
- * (2024), "DeepSeekMath" (GRPO); J. Schulman et al. (2017), "Proximal Policy Optimization Algorithms".
+ * (2024), "DeepSeekMath" (GRPO); J. Schulman et al. (2017), "Proximal Policy Optimization Algorithms",
+ * Eq. 7.
  */
 export class BaselineUpdater implements Updater {
-  private readonly config: TrainConfig;
-  private readonly policy: TabularPolicy;
-  private readonly optimizer: Optimizer;
-  private readonly baseline: Float64Array;
-  private readonly seen: Uint8Array;
-  private readonly tableGrad: Float64Array;
+  readonly #config: TrainConfig;
+  readonly #policy: Policy;
+  readonly #optimizer: Optimizer;
+  #baseline = new Float64Array(16);
+  #seen = new Uint8Array(16);
+  #grad = new Float64Array(0);
 
   /**
    * @param config - the resolved configuration (`method` is `reinforce`, `grpo` or `ppo`)
    * @param policy - the policy to update
-   * @param optimizer - the optimiser on `policy.logits`
+   * @param optimizer - the optimiser on `policy.parameters`
    */
-  constructor(config: TrainConfig, policy: TabularPolicy, optimizer: Optimizer) {
-    this.config = config;
-    this.policy = policy;
-    this.optimizer = optimizer;
-    this.baseline = new Float64Array(policy.observations);
-    this.seen = new Uint8Array(policy.observations);
-    this.tableGrad = new Float64Array(policy.logits.length);
+  constructor(config: TrainConfig, policy: Policy, optimizer: Optimizer) {
+    this.#config = config;
+    this.#policy = policy;
+    this.#optimizer = optimizer;
   }
 
-  update(rollouts: readonly Rollout[]): UpdateStats {
-    const { config, policy } = this;
-    const rows = rollouts.length;
-    const A = policy.actions;
-    const selected = Int32Array.from(rollouts, (r) => r.action);
-    const returns = Float64Array.from(rollouts, (r) => r.reward);
-    const advantages = config.method === 'grpo' ? this.groupAdvantages(rollouts) : undefined;
-    const baseline = config.method === 'grpo' ? undefined : this.runningBaseline(rollouts);
-    const behaviourLogProbs = Float64Array.from(rollouts, (r) => r.logProb);
+  update(episodes: readonly Episode[]): UpdateStats {
+    const config = this.#config;
+    const policy = this.#policy;
+    const A = policy.numActions;
+    const E = episodes.length;
+    let rows = 0;
+    for (const e of episodes) rows += e.length;
+    const observations = new Int32Array(rows);
+    const selected = new Int32Array(rows);
+    const behaviourLogProbs = new Float64Array(rows);
+    const returns = new Float64Array(rows);
+    const weights = new Float64Array(rows);
+    for (let e = 0, row = 0; e < E; e++) {
+      const episode = episodes[e]!;
+      for (let t = 0; t < episode.length; t++, row++) {
+        observations[row] = episode.observations[t]!;
+        selected[row] = episode.actions[t]!;
+        behaviourLogProbs[row] = episode.logProbs[t]!;
+        returns[row] = episode.return;
+        weights[row] = config.method === 'grpo' ? 1 / (E * episode.length) : 1 / E;
+      }
+    }
+    const perEpisode =
+      config.method === 'grpo' ? this.#groupAdvantages(episodes) : this.#runningBaseline(episodes);
+    const perRow = new Float64Array(rows);
+    for (let e = 0, row = 0; e < E; e++)
+      for (let t = 0; t < episodes[e]!.length; t++) perRow[row++] = perEpisode[e]!;
+    const advantages = config.method === 'ppo' ? returns.map((g, i) => g - perRow[i]!) : perRow;
+
     const logits = new Float64Array(rows * A);
     const out: PolicyGradientOut & PpoClipOut = { grad: new Float64Array(rows * A) };
     let loss = 0;
     for (let epoch = 0; epoch < config.epochs; epoch++) {
-      for (let i = 0; i < rows; i++) {
-        const o = rollouts[i]!.observation;
-        logits.set(policy.logits.subarray(o * A, o * A + A), i * A);
-      }
+      for (let i = 0; i < rows; i++) policy.logits(observations[i]!, logits.subarray(i * A, i * A + A));
       const result =
         config.method === 'reinforce'
-          ? reinforceLoss({ logits, rows, actions: A, selected, returns, baseline: baseline! }, out)
+          ? reinforceLoss(
+              { logits, rows, actions: A, selected, returns, baseline: perRow, weights, normalize: 'sum' },
+              out,
+            )
           : ppoClipLoss(
               {
                 logits,
@@ -76,19 +100,19 @@ export class BaselineUpdater implements Updater {
                 actions: A,
                 selected,
                 behaviourLogProbs,
-                advantages: advantages ?? returns.map((g, i) => g - baseline![i]!),
+                advantages,
                 clip: config.clip,
+                ...(config.method === 'grpo' ? { weights, normalize: 'sum' as const } : {}),
               },
               out,
             );
       loss = result.loss;
-      this.tableGrad.fill(0);
-      const grad = result.grad;
-      for (let i = 0; i < rows; i++) {
-        const base = rollouts[i]!.observation * A;
-        for (let a = 0; a < A; a++) this.tableGrad[base + a] = this.tableGrad[base + a]! + grad[i * A + a]!;
-      }
-      this.optimizer.step(policy.logits, this.tableGrad);
+      const parameters = policy.parameters;
+      if (this.#grad.length < parameters.length) this.#grad = new Float64Array(2 * parameters.length);
+      const grad = this.#grad;
+      grad.fill(0, 0, parameters.length);
+      for (let i = 0; i < rows; i++) policy.backward(observations[i]!, result.grad, i * A, grad);
+      this.#optimizer.step(parameters, grad);
     }
     return {
       eliteMean: null,
@@ -101,49 +125,60 @@ export class BaselineUpdater implements Updater {
     };
   }
 
-  /** GRPO: one group per observation among this iteration's rollouts, normalised within the group. */
-  private groupAdvantages(rollouts: readonly Rollout[]): Float64Array {
-    const order = rollouts
-      .map((_, i) => i)
-      .sort((a, b) => rollouts[a]!.observation - rollouts[b]!.observation);
+  /** GRPO: one group per start observation among this batch's episodes, normalised within the group. */
+  #groupAdvantages(episodes: readonly Episode[]): Float64Array {
+    const start = (i: number): number => episodes[i]!.observations[0]!;
+    const order = episodes.map((_, i) => i).sort((a, b) => start(a) - start(b));
     const sizes: number[] = [];
     for (let k = 0; k < order.length; k++) {
-      const o = rollouts[order[k]!]!.observation;
-      if (k === 0 || o !== rollouts[order[k - 1]!]!.observation) sizes.push(1);
+      if (k === 0 || start(order[k]!) !== start(order[k - 1]!)) sizes.push(1);
       else sizes[sizes.length - 1]! += 1;
     }
     const grouped = grpoAdvantages(
-      Float64Array.from(order, (i) => rollouts[i]!.reward),
+      Float64Array.from(order, (i) => episodes[i]!.return),
       sizes,
     );
-    const advantages = new Float64Array(rollouts.length);
+    const advantages = new Float64Array(episodes.length);
     order.forEach((i, k) => {
       advantages[i] = grouped[k]!;
     });
     return advantages;
   }
 
-  /** REINFORCE and PPO: the running-mean baseline per row, then the running means take the batch in. */
-  private runningBaseline(rollouts: readonly Rollout[]): Float64Array {
-    const { baseline, seen } = this;
-    for (const r of rollouts) {
-      if (seen[r.observation] === 1) continue;
+  /** REINFORCE and PPO: the running-mean baseline per episode, then the running means take the batch in. */
+  #runningBaseline(episodes: readonly Episode[]): Float64Array {
+    let maxStart = 0;
+    for (const e of episodes) maxStart = Math.max(maxStart, e.observations[0]!);
+    if (maxStart >= this.#baseline.length) {
+      const size = Math.max(2 * this.#baseline.length, maxStart + 1);
+      const baseline = new Float64Array(size);
+      baseline.set(this.#baseline);
+      const seen = new Uint8Array(size);
+      seen.set(this.#seen);
+      this.#baseline = baseline;
+      this.#seen = seen;
+    }
+    const baseline = this.#baseline;
+    const seen = this.#seen;
+    for (const e of episodes) {
+      const o = e.observations[0]!;
+      if (seen[o] === 1) continue;
       let sum = 0;
       let n = 0;
-      for (const q of rollouts) {
-        if (q.observation === r.observation) {
-          sum += q.reward;
+      for (const q of episodes) {
+        if (q.observations[0] === o) {
+          sum += q.return;
           n++;
         }
       }
-      baseline[r.observation] = sum / n;
-      seen[r.observation] = 1;
+      baseline[o] = sum / n;
+      seen[o] = 1;
     }
-    const perRow = Float64Array.from(rollouts, (r) => baseline[r.observation]!);
-    for (const r of rollouts) {
-      baseline[r.observation] =
-        baseline[r.observation]! + this.config.baselineRate * (r.reward - baseline[r.observation]!);
+    const perEpisode = Float64Array.from(episodes, (e) => baseline[e.observations[0]!]!);
+    for (const e of episodes) {
+      const o = e.observations[0]!;
+      baseline[o] = baseline[o]! + this.#config.baselineRate * (e.return - baseline[o]!);
     }
-    return perRow;
+    return perEpisode;
   }
 }

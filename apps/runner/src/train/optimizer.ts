@@ -1,9 +1,10 @@
 /** Updates parameters in place from their gradient. */
 export interface Optimizer {
   /**
-   * One descent step: θ ← θ − update(g).
+   * One descent step: θ ← θ − update(g). θ may be longer than at the previous step (a policy that grew):
+   * the new parameters join with fresh optimiser state.
    * @param params - parameters, changed in place
-   * @param grad - gradient of the loss with respect to `params` (same length)
+   * @param grad - gradient of the loss with respect to `params` (at least as long)
    */
   step(params: Float64Array, grad: Float64Array): void;
 }
@@ -19,40 +20,60 @@ const EPSILON = 1e-8;
  * Adam: m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², θ ← θ − η m̂ / (√v̂ + ε) with bias-corrected m̂, v̂
  * (Kingma and Ba, "Adam: A Method for Stochastic Optimization", ICLR 2015, Algorithm 1). Its per-coordinate
  * scaling makes one learning rate comparable across losses whose gradients differ in scale, which is why the
- * comparison of methods uses it.
+ * comparison of methods uses it. A parameter that appears later (the policy grew) starts with m = v = 0
+ * and its own step count, so its bias correction is that of a fresh Adam: exactly what it would get had
+ * it been created with the others and received zero gradients until then, except for the count.
  *
  * @param kind - `sgd` or `adam`
  * @param lr - learning rate η > 0
- * @param size - number of parameters (Adam keeps two moments per parameter)
  * @returns the optimiser
  * @example
  * ```ts
- * const opt = createOptimizer('sgd', 0.08, 2);
+ * const opt = createOptimizer('sgd', 0.08);
  * const theta = new Float64Array([0, 0]);
  * opt.step(theta, new Float64Array([-0.5, 0.5])); // theta = [0.04, -0.04]
  * ```
  */
-export function createOptimizer(kind: 'sgd' | 'adam', lr: number, size: number): Optimizer {
+export function createOptimizer(kind: 'sgd' | 'adam', lr: number): Optimizer {
   if (kind === 'sgd') {
     return {
       step(params, grad) {
-        for (let i = 0; i < size; i++) params[i] = params[i]! - lr * grad[i]!;
+        for (let i = 0; i < params.length; i++) params[i] = params[i]! - lr * grad[i]!;
       },
     };
   }
-  const m = new Float64Array(size);
-  const v = new Float64Array(size);
+  let m: Float64Array = new Float64Array(0);
+  let v: Float64Array = new Float64Array(0);
+  /** Steps taken before each parameter joined. */
+  let born: Float64Array = new Float64Array(0);
+  let size = 0;
   let t = 0;
   return {
     step(params, grad) {
       t += 1;
-      const c1 = 1 - BETA1 ** t;
-      const c2 = 1 - BETA2 ** t;
+      if (params.length > size) {
+        if (params.length > m.length) {
+          const capacity = Math.max(params.length, 2 * m.length);
+          const grow = (old: Float64Array): Float64Array => {
+            const next = new Float64Array(capacity);
+            next.set(old.subarray(0, size));
+            return next;
+          };
+          m = grow(m);
+          v = grow(v);
+          born = grow(born);
+        }
+        born.fill(t - 1, size, params.length);
+        size = params.length;
+      }
       for (let i = 0; i < size; i++) {
         const g = grad[i]!;
+        const steps = t - born[i]!;
         m[i] = BETA1 * m[i]! + (1 - BETA1) * g;
         v[i] = BETA2 * v[i]! + (1 - BETA2) * g * g;
-        params[i] = params[i]! - (lr * (m[i]! / c1)) / (Math.sqrt(v[i]! / c2) + EPSILON);
+        params[i] =
+          params[i]! -
+          (lr * (m[i]! / (1 - BETA1 ** steps))) / (Math.sqrt(v[i]! / (1 - BETA2 ** steps)) + EPSILON);
       }
     },
   };

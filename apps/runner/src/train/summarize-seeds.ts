@@ -9,13 +9,13 @@ export interface SeedsSummary {
   readonly finalOptimalProbability: MeanInterval;
   /** Mean reward per sample. */
   readonly meanReward: MeanInterval;
-  /** Cumulative expected regret. */
-  readonly cumulativeRegret: MeanInterval;
+  /** Cumulative expected regret; null when the environment defines no regret. */
+  readonly cumulativeRegret: MeanInterval | null;
   /** Samples to reach probability 0.9, over the seeds that reached it (null when none did). */
   readonly samplesTo90: MeanInterval | null;
   /** How many seeds reached 0.9. */
   readonly reached90: number;
-  /** Environment steps per seed (identical across seeds). */
+  /** Environment steps per seed, the mean over seeds (identical across seeds for one-step episodes). */
   readonly environmentSteps: number;
 }
 
@@ -37,9 +37,11 @@ export function summarizeSeeds(results: readonly SeedResult[]): SeedsSummary {
     seeds: results.map(({ metrics: _metrics, ...rest }) => rest),
     finalOptimalProbability: meanInterval(results.map((r) => r.finalOptimalProbability)),
     meanReward: meanInterval(results.map((r) => r.meanReward)),
-    cumulativeRegret: meanInterval(results.map((r) => r.cumulativeRegret)),
+    cumulativeRegret: results.every((r) => r.cumulativeRegret !== null)
+      ? meanInterval(results.map((r) => r.cumulativeRegret!))
+      : null,
     samplesTo90: reached.length === 0 ? null : meanInterval(reached),
     reached90: reached.length,
-    environmentSteps: results[0]!.environmentSteps,
+    environmentSteps: results.reduce((sum, r) => sum + r.environmentSteps, 0) / results.length,
   };
 }

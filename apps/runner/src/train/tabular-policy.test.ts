@@ -2,52 +2,53 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { TabularPolicy } from './tabular-policy.js';
 
-const logitsArb = fc.array(fc.double({ min: -50, max: 50, noNaN: true }), { minLength: 2, maxLength: 6 });
-
 describe('TabularPolicy', () => {
-  it('starts uniform', () => {
-    const policy = new TabularPolicy(2, 4);
-    expect(Array.from(policy.probabilities(1))).toEqual([0.25, 0.25, 0.25, 0.25]);
+  it('starts with the rows it is given, all logits 0', () => {
+    const policy = new TabularPolicy(4, 2);
+    expect(policy.observations).toBe(2);
+    expect(Array.from(policy.parameters)).toEqual(new Array(8).fill(0));
   });
 
-  test.prop([logitsArb])('gives a softmax that sums to 1 and matches exp(logProbability)', (logits) => {
-    const policy = new TabularPolicy(1, logits.length);
-    policy.logits.set(logits);
-    const p = policy.probabilities(0);
-    expect(Math.abs(p.reduce((a, b) => a + b, 0) - 1)).toBeLessThan(1e-12);
-    for (let a = 0; a < logits.length; a++) {
-      const naive = Math.exp(logits[a]!) / logits.reduce((s, z) => s + Math.exp(z), 0);
-      expect(Math.abs(p[a]! - naive)).toBeLessThanOrEqual(1e-12);
-      expect(Math.abs(Math.exp(policy.logProbability(0, a)) - p[a]!)).toBeLessThanOrEqual(1e-12);
+  it('creates rows on first use, zero-initialised, keeping the rows it had', () => {
+    const policy = new TabularPolicy(3);
+    expect(policy.parameters.length).toBe(0);
+    policy.logits(0, new Float64Array(3));
+    policy.parameters.set([1, 2, 3]);
+    const out = policy.logits(20, new Float64Array(3));
+    expect(Array.from(out)).toEqual([0, 0, 0]);
+    expect(policy.observations).toBe(21);
+    expect(policy.parameters.length).toBe(63);
+    expect(Array.from(policy.parameters.subarray(0, 3))).toEqual([1, 2, 3]);
+    expect(policy.memoryBytes).toBe(32 * 3 * 8);
+  });
+
+  it('reads a snapshot without growing, with rows past its end read as 0', () => {
+    const policy = new TabularPolicy(2, 1);
+    const snapshot = Float64Array.of(5, 6);
+    expect(Array.from(policy.logits(0, new Float64Array(2), snapshot))).toEqual([5, 6]);
+    expect(Array.from(policy.logits(3, new Float64Array(2), snapshot))).toEqual([0, 0]);
+    expect(policy.observations).toBe(1);
+  });
+
+  test.prop([
+    fc.integer({ min: 1, max: 5 }),
+    fc.integer({ min: 0, max: 9 }),
+    fc.array(fc.double({ min: -5, max: 5, noNaN: true }), { minLength: 5, maxLength: 5 }),
+  ])('back-propagates onto its own row only (the Jacobian is the identity there)', (A, o, g) => {
+    const policy = new TabularPolicy(A, 10);
+    const grad = new Float64Array(policy.parameters.length).fill(1);
+    const logitGrad = Float64Array.from([9, ...g]);
+    policy.backward(o, logitGrad, 1, grad);
+    for (let i = 0; i < grad.length; i++) {
+      const row = Math.floor(i / A);
+      expect(grad[i]).toBe(row === o ? 1 + g[i % A]! : 1);
     }
   });
 
-  it('keeps log-probabilities finite where probabilities underflow', () => {
-    const policy = new TabularPolicy(1, 2);
-    policy.logits.set([0, -2000]);
-    expect(policy.probability(0, 1)).toBe(0);
-    expect(policy.logProbability(0, 1)).toBe(-2000);
-  });
-
-  test.prop([logitsArb, fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true })])(
-    'samples by inverting the CDF: the first action whose cumulative probability exceeds u',
-    (logits, u) => {
-      const policy = new TabularPolicy(1, logits.length);
-      policy.logits.set(logits);
-      const p = policy.probabilities(0);
-      const a = policy.sample(0, u);
-      let before = 0;
-      for (let k = 0; k < a; k++) before += p[k]!;
-      expect(u).toBeGreaterThanOrEqual(before - 1e-12);
-      if (a < logits.length - 1) expect(u).toBeLessThan(before + p[a]! + 1e-12);
-    },
-  );
-
-  it('reads the right row for each observation', () => {
-    const policy = new TabularPolicy(2, 2);
-    policy.logits.set([0, 0, 5, 0]);
-    expect(policy.probability(0, 0)).toBe(0.5);
-    expect(policy.probability(1, 0)).toBeCloseTo(1 / (1 + Math.exp(-5)), 15);
-    expect(policy.sample(1, 0.9)).toBe(0);
+  it('refuses a bad shape or observation', () => {
+    expect(() => new TabularPolicy(0)).toThrow(/numActions must be an integer >= 1, got 0/);
+    expect(() => new TabularPolicy(2, -1)).toThrow(/observations must be an integer >= 0, got -1/);
+    expect(() => new TabularPolicy(2).logits(-1, new Float64Array(2))).toThrow(/observation must be/);
+    expect(() => new TabularPolicy(2).logits(1.5, new Float64Array(2))).toThrow(/observation must be/);
   });
 });

@@ -1,98 +1,121 @@
+import type { Policy } from './policy.js';
+
+/** Rows allocated at first when no observation count is given; capacity then doubles as rows are met. */
+const INITIAL_ROWS = 8;
+
 /**
- * A tabular softmax policy: one row of logits per observation, π(a | o) = softmax(z_o)_a.
+ * A tabular softmax policy: one row of logits per observation id, π(a | o) = softmax(z_o)_a, and θ is the
+ * table itself (row-major, observations × actions), so ∂z_o/∂θ is the identity on row o.
  *
- * The logits live in one `Float64Array` (row-major, observations × actions), which is exactly what the
- * optimisers update and what `@ftw/objective`'s losses read.
+ * Rows are created on first use, initialised to 0 (uniform): `logits(o, out)` for an id not met yet adds
+ * the rows up to o. Ids are dense (see `EpisodeEnv`), so the table holds `observations × numActions`
+ * numbers; its buffer doubles when full, so growth costs O(1) amortised per row. An environment that
+ * knows its observation count in advance (a bandit) can pass it to the constructor.
  *
  * @example
  * ```ts
- * const policy = new TabularPolicy(1, 2); // logits 0: π = (0.5, 0.5)
- * policy.probability(0, 0); // 0.5
- * policy.sample(0, 0.7); // 1 (inverse CDF of the uniform 0.7)
+ * const policy = new TabularPolicy(2); // no rows yet
+ * policy.logits(1, new Float64Array(2)); // Float64Array [0, 0]; rows 0 and 1 now exist
+ * policy.observations; // 2
+ * policy.parameters.length; // 4
+ * policy.memoryBytes; // 128: a buffer of 8 rows × 2 actions × 8 bytes
  * ```
  */
-export class TabularPolicy {
-  /** Logits, observations × actions, row-major. */
-  readonly logits: Float64Array;
-  /** Number of observations (rows). */
-  readonly observations: number;
+export class TabularPolicy implements Policy {
   /** Number of actions (columns). */
-  readonly actions: number;
-  private readonly scratch: Float64Array;
+  readonly numActions: number;
+  #buffer: Float64Array;
+  #parameters: Float64Array;
+  #rows = 0;
 
   /**
-   * @param observations - number of observations (≥ 1)
-   * @param actions - number of actions (≥ 1)
+   * @param numActions - number of actions (≥ 1)
+   * @param observations - rows to create now (≥ 0), e.g. a bandit's number of tasks
+   * @throws RangeError when `numActions` is not an integer ≥ 1 or `observations` not an integer ≥ 0
    */
-  constructor(observations: number, actions: number) {
-    this.observations = observations;
-    this.actions = actions;
-    this.logits = new Float64Array(observations * actions);
-    this.scratch = new Float64Array(actions);
+  constructor(numActions: number, observations = 0) {
+    if (!Number.isInteger(numActions) || numActions < 1) {
+      throw new RangeError(`numActions must be an integer >= 1, got ${String(numActions)}`);
+    }
+    if (!Number.isInteger(observations) || observations < 0) {
+      throw new RangeError(`observations must be an integer >= 0, got ${String(observations)}`);
+    }
+    this.numActions = numActions;
+    this.#buffer = new Float64Array(Math.max(observations, INITIAL_ROWS) * numActions);
+    this.#parameters = this.#buffer.subarray(0, 0);
+    if (observations > 0) this.#grow(observations);
+  }
+
+  /** θ: the table, `observations × numActions`, row-major. A new array after the table grows. */
+  get parameters(): Float64Array {
+    return this.#parameters;
+  }
+
+  /** Rows created so far: observation ids 0 … observations − 1. */
+  get observations(): number {
+    return this.#rows;
+  }
+
+  /** Bytes of the table's buffer (capacity included). */
+  get memoryBytes(): number {
+    return this.#buffer.byteLength;
   }
 
   /**
-   * Writes π(· | o) into `out` (stable softmax: the row's maximum is subtracted before exponentiating).
+   * Writes the row of an observation into `out`, creating the rows up to it when it is new and no
+   * snapshot is given.
    *
-   * @param observation - the row
-   * @param out - receives the probabilities
+   * @param observation - an observation id (integer ≥ 0)
+   * @param out - receives `numActions` logits
+   * @param parameters - read this table snapshot instead (rows beyond its end read as 0)
    * @returns `out`
+   * @throws RangeError when `observation` is not an integer ≥ 0
    */
-  probabilities(observation: number, out: Float64Array = new Float64Array(this.actions)): Float64Array {
-    const base = observation * this.actions;
-    let max = Number.NEGATIVE_INFINITY;
-    for (let a = 0; a < this.actions; a++) max = Math.max(max, this.logits[base + a]!);
-    let sum = 0;
-    for (let a = 0; a < this.actions; a++) {
-      const e = Math.exp(this.logits[base + a]! - max);
-      out[a] = e;
-      sum += e;
+  logits(observation: number, out: Float64Array, parameters?: Float64Array): Float64Array {
+    const A = this.numActions;
+    const base = observation * A;
+    if (parameters !== undefined) {
+      if (base + A <= parameters.length) for (let a = 0; a < A; a++) out[a] = parameters[base + a]!;
+      else out.fill(0, 0, A);
+      return out;
     }
-    for (let a = 0; a < this.actions; a++) out[a] = out[a]! / sum;
+    if (observation >= this.#rows) {
+      if (!Number.isInteger(observation)) {
+        throw new RangeError(`observation must be an integer >= 0, got ${String(observation)}`);
+      }
+      this.#grow(observation + 1);
+    } else if (!(observation >= 0)) {
+      throw new RangeError(`observation must be an integer >= 0, got ${String(observation)}`);
+    }
+    const table = this.#parameters;
+    for (let a = 0; a < A; a++) out[a] = table[base + a]!;
     return out;
   }
 
   /**
-   * π(a | o).
+   * Adds g to row o of `grad` (the table is its own logits, so the Jacobian is the identity on the row).
    *
    * @param observation - the row
-   * @param action - the column
-   * @returns the probability
+   * @param logitGrad - holds g at `logitGrad[offset .. offset + numActions)`
+   * @param offset - start of g
+   * @param grad - ∂L/∂θ, added to in place
    */
-  probability(observation: number, action: number): number {
-    return this.probabilities(observation, this.scratch)[action]!;
+  backward(observation: number, logitGrad: Float64Array, offset: number, grad: Float64Array): void {
+    const A = this.numActions;
+    const base = observation * A;
+    for (let a = 0; a < A; a++) grad[base + a] = grad[base + a]! + logitGrad[offset + a]!;
   }
 
-  /**
-   * log π(a | o), computed as z_a − logsumexp(z) so that it is finite even where π underflows.
-   *
-   * @param observation - the row
-   * @param action - the column
-   * @returns the log-probability
-   */
-  logProbability(observation: number, action: number): number {
-    const base = observation * this.actions;
-    let max = Number.NEGATIVE_INFINITY;
-    for (let a = 0; a < this.actions; a++) max = Math.max(max, this.logits[base + a]!);
-    let sum = 0;
-    for (let a = 0; a < this.actions; a++) sum += Math.exp(this.logits[base + a]! - max);
-    return this.logits[base + action]! - max - Math.log(sum);
-  }
-
-  /**
-   * Draws an action by inverting the CDF of π(· | o) at `u`.
-   *
-   * @param observation - the row
-   * @param u - a uniform draw on [0, 1)
-   * @returns the action
-   */
-  sample(observation: number, u: number): number {
-    const p = this.probabilities(observation, this.scratch);
-    let cumulative = 0;
-    for (let a = 0; a < this.actions - 1; a++) {
-      cumulative += p[a]!;
-      if (u < cumulative) return a;
+  #grow(rows: number): void {
+    const A = this.numActions;
+    if (rows * A > this.#buffer.length) {
+      let capacity = this.#buffer.length / A;
+      while (capacity < rows) capacity *= 2;
+      const buffer = new Float64Array(capacity * A);
+      buffer.set(this.#parameters);
+      this.#buffer = buffer;
     }
-    return this.actions - 1;
+    this.#rows = rows;
+    this.#parameters = this.#buffer.subarray(0, rows * A);
   }
 }

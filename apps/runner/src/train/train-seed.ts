@@ -1,12 +1,15 @@
-import { policyShift } from '@ftw/objective';
+import { type PolicyShift, policyShift } from '@ftw/objective';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
+import { ActionDistribution } from './action-distribution.js';
 import { BaselineUpdater } from './baseline-updater.js';
 import { createEnvironment } from './create-environment.js';
-import { FtwUpdater } from './ftw-updater.js';
+import { createPolicy } from './create-policy.js';
+import { EpisodeCollector } from './episode-collector.js';
+import type { EpisodeEnv } from './episode-env.js';
+import { configSelector, FtwUpdater } from './ftw-updater.js';
 import { createOptimizer } from './optimizer.js';
-import type { Rollout, Updater } from './rollout.js';
-import { TabularPolicy } from './tabular-policy.js';
+import type { Updater } from './updater.js';
 
 /** One line of `metrics.ndjson`: the state after one training iteration of one seed. */
 export interface IterationMetrics {
@@ -15,13 +18,18 @@ export interface IterationMetrics {
   readonly iteration: number;
   /** Environment steps so far (the sampling budget spent). */
   readonly samples: number;
-  /** Mean reward of this iteration's rollouts. */
+  /** Mean return of this iteration's episodes. */
   readonly reward: number;
-  /** Probability of the optimal action after the update (mean over observations). */
+  /**
+   * The environment's headline score after the update (`EpisodeEnv.evaluate`): for bandits the
+   * probability of the optimal action (mean over observations).
+   */
   readonly optimalProbability: number;
-  /** Cumulative expected regret of the acting policies, Σ over samples of E[μ* − μ_a]. */
-  readonly regret: number;
-  /** Mean over observations of KL(π_before ‖ π_after) for this update (0 when no update). */
+  /** Further evaluation figures of the environment, when it reports some. */
+  readonly evaluation?: Readonly<Record<string, number>>;
+  /** Cumulative expected regret of the acting policies, Σ over steps of E[μ* − μ_a]; null without one. */
+  readonly regret: number | null;
+  /** Mean over the known observations of KL(π_before ‖ π_after) for this update (0 when no update). */
   readonly klMean: number;
   /** Max over observations of that KL. */
   readonly klMax: number;
@@ -37,7 +45,7 @@ export interface IterationMetrics {
   readonly selected: number | null;
   /** Mean age in versions of the trajectories in the pool; null otherwise. */
   readonly poolStaleness: number | null;
-  /** Mean age of the selected trajectories; null otherwise. */
+  /** Mean age of the selected trajectories, repeats included; null otherwise. */
   readonly selectionStaleness: number | null;
 }
 
@@ -45,108 +53,125 @@ export interface IterationMetrics {
 export interface SeedResult {
   readonly seed: number;
   readonly metrics: readonly IterationMetrics[];
-  /** Optimal-action probability at the end. */
+  /** The headline score at the end (bandits: optimal-action probability). */
   readonly finalOptimalProbability: number;
-  /** Mean reward over every sample. */
+  /** Mean return per episode. */
   readonly meanReward: number;
-  /** Cumulative expected regret over every sample. */
-  readonly cumulativeRegret: number;
-  /** Samples after which the optimal-action probability first reached 0.9; null if never. */
+  /** Cumulative expected regret over every step, or null when the environment defines none. */
+  readonly cumulativeRegret: number | null;
+  /** Steps after which the score first reached 0.9; null if never. */
   readonly samplesTo90: number | null;
   /** Number of `env.step` calls made. */
   readonly environmentSteps: number;
+  /** Number of episodes collected. */
+  readonly episodes: number;
   /** Number of updates made. */
   readonly updates: number;
-  /** Final policy, one row of action probabilities per observation. */
-  readonly policy: readonly (readonly number[])[];
+  /** Bytes held by the policy's parameters at the end. */
+  readonly policyBytes: number;
+  /**
+   * Final policy, one row of action probabilities per observation, when the environment has at most
+   * {@link MAX_REPORTED_OBSERVATIONS} observations; null otherwise.
+   */
+  readonly policy: readonly (readonly number[])[] | null;
 }
 
-const NO_SHIFT = { klMean: 0, klMax: 0, tvMean: 0, tvMax: 0 } as const;
+/** The final policy is written out in full up to this many observations. */
+export const MAX_REPORTED_OBSERVATIONS = 64;
 
-/** The optimal-action probability the learning speed is measured at. */
+const NO_SHIFT: PolicyShift = { klMean: 0, klMax: 0, tvMean: 0, tvMax: 0 };
+
+/** The score the learning speed is measured at. */
 export const TARGET_PROBABILITY = 0.9;
 
 /**
- * Trains a tabular policy on one seed: each iteration collects `rollouts` one-step episodes with the
- * current policy, then lets the method's updater change the policy.
+ * Trains a policy on one seed: each iteration collects `rollouts` episodes with the current policy, then
+ * lets the method's updater change the policy; after each iteration the environment evaluates it.
  *
- * Randomness: the environment draws rewards from its own seeded generator; the runner draws actions and
+ * Randomness: the environment draws from its own seeded generator; the runner draws actions and
  * minibatches from two separate streams of the same seed (`seededStreams`), so the same seed gives the same
  * run bit for bit.
  *
  * @param config - the resolved configuration
  * @param seed - the seed
  * @param onIteration - called after each iteration (progress)
+ * @param environment - train on this environment instead of the one `config.environment` names (tests,
+ *   and environments built outside the configuration)
  * @returns per-iteration metrics and the final figures
  * @example
  * ```ts
- * trainSeed(reproduceConfig, 0).finalOptimalProbability; // ≈ 0.968
+ * trainSeed(REPRODUCE_CONFIG, 0).finalOptimalProbability; // ≈ 0.968
  * ```
  */
-export function trainSeed(config: TrainConfig, seed: number, onIteration?: () => void): SeedResult {
+export function trainSeed(
+  config: TrainConfig,
+  seed: number,
+  onIteration?: () => void,
+  environment?: EpisodeEnv,
+): SeedResult {
   const streams = seededStreams(seed);
-  const env = createEnvironment(config.environment, streams.environment);
-  const policy = new TabularPolicy(env.numObservations, env.numActions);
-  const optimizer = createOptimizer(config.optimizer, config.lr, policy.logits.length);
+  const env = environment ?? createEnvironment(config.environment, streams.environment);
+  const policy = createPolicy(config, env);
+  const optimizer = createOptimizer(config.optimizer, config.lr);
   const updater: Updater =
     config.method === 'ftw'
-      ? new FtwUpdater(config, policy, optimizer, streams.selection)
+      ? new FtwUpdater(config, policy, optimizer, configSelector(config, streams.selection))
       : new BaselineUpdater(config, policy, optimizer);
-  const optimal = Array.from({ length: env.numObservations }, (_, o) => env.optimalAction(o));
-  const optimalProbability = (): number => {
-    let sum = 0;
-    for (let o = 0; o < policy.observations; o++) sum += policy.probability(o, optimal[o]!);
-    return sum / policy.observations;
+  const collector = new EpisodeCollector(env, policy, config.rollouts);
+  const A = env.numActions;
+  const distribution = new ActionDistribution(A);
+  let before = new Float64Array(0);
+  let beforeLogits = new Float64Array(0);
+  let afterLogits = new Float64Array(0);
+  const shiftOut: PolicyShift = { klMean: 0, klMax: 0, tvMean: 0, tvMax: 0 };
+  const shift = (): PolicyShift => {
+    const rows = env.observationCount;
+    if (beforeLogits.length < rows * A) {
+      beforeLogits = new Float64Array(2 * rows * A);
+      afterLogits = new Float64Array(2 * rows * A);
+    }
+    for (let o = 0; o < rows; o++) {
+      policy.logits(o, beforeLogits.subarray(o * A, o * A + A), before);
+      policy.logits(o, afterLogits.subarray(o * A, o * A + A));
+    }
+    return policyShift(beforeLogits.subarray(0, rows * A), afterLogits.subarray(0, rows * A), A, shiftOut);
   };
 
-  const probabilities = new Float64Array(env.numActions);
-  const before = new Float64Array(policy.logits.length);
-  const rollouts: Rollout[] = Array.from({ length: config.rollouts }, () => ({
-    observation: 0,
-    action: 0,
-    logProb: 0,
-    reward: 0,
-    version: 0,
-  }));
   const metrics: IterationMetrics[] = [];
   let samples = 0;
-  let regret = 0;
-  let rewardTotal = 0;
+  let episodes = 0;
+  let regret: number | null = null;
+  let returnTotal = 0;
   let version = 0;
   let samplesTo90: number | null = null;
+  let score = 0;
   for (let iteration = 1; iteration <= config.iterations; iteration++) {
-    let rewardSum = 0;
-    for (const rollout of rollouts) {
-      const { observation } = env.reset();
-      policy.probabilities(observation, probabilities);
-      regret += env.regret(probabilities, observation);
-      const action = policy.sample(observation, streams.policy());
-      const { reward } = env.step(action);
-      samples++;
-      rewardSum += reward;
-      rollout.observation = observation;
-      rollout.action = action;
-      rollout.logProb = policy.logProbability(observation, action);
-      rollout.reward = reward;
-      rollout.version = version;
-    }
-    rewardTotal += rewardSum;
-    before.set(policy.logits);
-    const stats = updater.update(rollouts, version);
+    const batch = collector.collect(version, streams.policy);
+    samples += batch.steps;
+    episodes += config.rollouts;
+    returnTotal += batch.returnSum;
+    if (batch.regret !== null) regret = (regret ?? 0) + batch.regret;
+    const parameters = policy.parameters;
+    if (before.length < parameters.length) before = new Float64Array(2 * parameters.length);
+    before.set(parameters);
+    before.fill(0, parameters.length);
+    const stats = updater.update(collector.episodes, version);
     if (stats !== null) version++;
-    const shift = stats === null ? NO_SHIFT : policyShift(before, policy.logits, policy.actions);
-    const pOptimal = optimalProbability();
-    if (samplesTo90 === null && pOptimal >= TARGET_PROBABILITY) samplesTo90 = samples;
+    const moved = stats === null ? NO_SHIFT : shift();
+    const evaluation = env.evaluate(policy);
+    score = evaluation.score;
+    if (samplesTo90 === null && score >= TARGET_PROBABILITY) samplesTo90 = samples;
     metrics.push({
       seed,
       iteration,
       samples,
-      reward: rewardSum / config.rollouts,
-      optimalProbability: pOptimal,
+      reward: batch.returnSum / config.rollouts,
+      optimalProbability: score,
+      ...(evaluation.details === undefined ? {} : { evaluation: evaluation.details }),
       regret,
-      klMean: shift.klMean,
-      klMax: shift.klMax,
-      tvMax: shift.tvMax,
+      klMean: moved.klMean,
+      klMax: moved.klMax,
+      tvMax: moved.tvMax,
       updated: stats !== null,
       eliteMean: stats?.eliteMean ?? null,
       eliteSpread: stats?.eliteSpread ?? null,
@@ -156,15 +181,22 @@ export function trainSeed(config: TrainConfig, seed: number, onIteration?: () =>
     });
     onIteration?.();
   }
+  const reported = env.observationCount <= MAX_REPORTED_OBSERVATIONS;
   return {
     seed,
     metrics,
-    finalOptimalProbability: optimalProbability(),
-    meanReward: rewardTotal / samples,
+    finalOptimalProbability: score,
+    meanReward: returnTotal / episodes,
     cumulativeRegret: regret,
     samplesTo90,
     environmentSteps: samples,
+    episodes,
     updates: version,
-    policy: Array.from({ length: policy.observations }, (_, o) => Array.from(policy.probabilities(o))),
+    policyBytes: policy.memoryBytes,
+    policy: reported
+      ? Array.from({ length: env.observationCount }, (_, o) =>
+          Array.from(distribution.of(policy, o).probabilities),
+        )
+      : null,
   };
 }

@@ -1,16 +1,4 @@
-/** One collected one-step trajectory (a bandit episode), as the updaters see it. */
-export interface Rollout {
-  /** The observation (task index). */
-  observation: number;
-  /** The action taken. */
-  action: number;
-  /** The behaviour policy's log-probability of the action. */
-  logProb: number;
-  /** The reward, which is the trajectory's return. */
-  reward: number;
-  /** The policy version that acted. */
-  version: number;
-}
+import type { Episode } from './episode.js';
 
 /** What one update reports for the metrics (null fields do not apply to the method). */
 export interface UpdateStats {
@@ -30,13 +18,17 @@ export interface UpdateStats {
   readonly loss: number;
 }
 
-/** A training method's update rule. */
+/**
+ * A training method's update rule. It reads episodes only through {@link Episode} and changes the
+ * policy only through `Policy` (logits, back-propagation) and its optimiser, so it works unchanged on
+ * every environment and every policy.
+ */
 export interface Updater {
   /**
-   * Takes one iteration's rollouts and updates the policy (or not, e.g. during FTW's warm-up).
-   * @param rollouts - this iteration's rollouts
-   * @param version - the current policy version (that of the rollouts)
+   * Takes one iteration's episodes and updates the policy (or not, e.g. during FTW's warm-up).
+   * @param episodes - this iteration's episodes (valid during the call only: the runner reuses them)
+   * @param version - the current policy version (the number of updates made so far)
    * @returns statistics of the update, or null when the policy was not updated
    */
-  update(rollouts: readonly Rollout[], version: number): UpdateStats | null;
+  update(episodes: readonly Episode[], version: number): UpdateStats | null;
 }

@@ -1,0 +1,132 @@
+import { ActionDistribution } from './action-distribution.js';
+import type { Episode } from './episode.js';
+import type { EpisodeEnv } from './episode-env.js';
+import type { Policy } from './policy.js';
+
+/** An episode longer than this means an environment that never ends its episodes: a bug, not data. */
+export const MAX_EPISODE_STEPS = 1_000_000;
+
+/** What one {@link EpisodeCollector.collect} gathered besides the episodes. */
+export interface CollectedBatch {
+  /** Environment steps taken (Σ episode lengths): the sampling budget spent. */
+  readonly steps: number;
+  /** Σ of the episodes' returns. */
+  readonly returnSum: number;
+  /** Σ over steps of the environment's expected regret of the acting probabilities, or null without one. */
+  readonly regret: number | null;
+}
+
+function newEpisode(length: number): Episode {
+  return {
+    length,
+    observations: new Int32Array(length),
+    actions: new Int32Array(length),
+    logProbs: new Float64Array(length),
+    versions: new Uint32Array(length),
+    return: 0,
+  };
+}
+
+/**
+ * Collects a batch of episodes with the current policy: for each, `env.reset()`, then per step draw
+ * a ~ π(· | o) by inverting the CDF at one uniform of the policy stream, log log π(a | o) and the
+ * version, and `env.step(a)` until the episode terminates or is truncated.
+ *
+ * The episodes' arrays are reused from batch to batch (reallocated only when an episode's length
+ * changes), so collecting bandit episodes allocates nothing.
+ *
+ * @example
+ * ```ts
+ * const collector = new EpisodeCollector(env, policy, 4);
+ * const batch = collector.collect(0, streams.policy); // { steps: 4, returnSum: …, regret: … }
+ * collector.episodes[0].actions; // Int32Array [a]
+ * ```
+ */
+export class EpisodeCollector {
+  /** The last batch's episodes (overwritten by the next `collect`). */
+  readonly episodes: Episode[];
+  readonly #env: EpisodeEnv;
+  readonly #policy: Policy;
+  readonly #distribution: ActionDistribution;
+  #observations = new Int32Array(16);
+  #actions = new Int32Array(16);
+  #logProbs = new Float64Array(16);
+
+  /**
+   * @param env - the environment
+   * @param policy - the acting policy
+   * @param count - episodes per batch (≥ 1)
+   */
+  constructor(env: EpisodeEnv, policy: Policy, count: number) {
+    this.#env = env;
+    this.#policy = policy;
+    this.#distribution = new ActionDistribution(env.numActions);
+    this.episodes = Array.from({ length: count }, () => newEpisode(1));
+  }
+
+  /**
+   * Runs one batch of episodes.
+   * @param version - the policy version acting (recorded on every step)
+   * @param random - the policy stream, uniform on [0, 1)
+   * @returns steps, returns and regret of the batch
+   * @throws Error when an episode exceeds {@link MAX_EPISODE_STEPS} steps
+   */
+  collect(version: number, random: () => number): CollectedBatch {
+    const env = this.#env;
+    const regretOf = env.stepRegret === undefined ? null : env.stepRegret.bind(env);
+    const distribution = this.#distribution;
+    let steps = 0;
+    let returnSum = 0;
+    let regret = 0;
+    for (let e = 0; e < this.episodes.length; e++) {
+      let observation = env.reset();
+      let length = 0;
+      let total = 0;
+      for (;;) {
+        distribution.of(this.#policy, observation);
+        if (regretOf !== null) regret += regretOf(observation, distribution.probabilities);
+        const action = distribution.sample(random());
+        if (length === this.#actions.length) this.#growScratch();
+        this.#observations[length] = observation;
+        this.#actions[length] = action;
+        this.#logProbs[length] = distribution.logProbability(action);
+        length++;
+        const result = env.step(action);
+        total += result.reward;
+        if (result.terminated || result.truncated) break;
+        if (length >= MAX_EPISODE_STEPS) {
+          throw new Error(
+            `the environment did not end an episode within ${MAX_EPISODE_STEPS} steps; it must terminate or truncate`,
+          );
+        }
+        observation = result.observation;
+      }
+      let episode = this.episodes[e]!;
+      if (episode.length !== length) {
+        episode = newEpisode(length);
+        this.episodes[e] = episode;
+      }
+      for (let t = 0; t < length; t++) {
+        episode.observations[t] = this.#observations[t]!;
+        episode.actions[t] = this.#actions[t]!;
+        episode.logProbs[t] = this.#logProbs[t]!;
+        episode.versions[t] = version;
+      }
+      episode.return = total;
+      steps += length;
+      returnSum += total;
+    }
+    return { steps, returnSum, regret: regretOf === null ? null : regret };
+  }
+
+  #growScratch(): void {
+    const size = 2 * this.#actions.length;
+    const grow = <T extends Int32Array | Float64Array>(old: T, next: T): T => {
+      next.set(old);
+      return next;
+    };
+    this.#observations = grow(this.#observations, new Int32Array(size));
+    this.#actions = grow(this.#actions, new Int32Array(size));
+    this.#logProbs = grow(this.#logProbs, new Float64Array(size));
+  }
+}
