@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+
+/** A Lua script with its SHA-1, run with EVALSHA (falling back to EVAL after a server restart). Internal. */
+export interface LuaScript {
+  readonly source: string;
+  readonly sha: string;
+}
+
+function script(source: string): LuaScript {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+/**
+ * Opens (or joins) a pool. KEYS: meta. ARGV: canonical config text. Creates the counters on first use;
+ * afterwards refuses a different config. Returns { config, inserts, updates }.
+ */
+export const OPEN_SCRIPT: LuaScript = script(`
+local current = redis.call('HGET', KEYS[1], 'config')
+if current and ARGV[1] ~= '' and current ~= ARGV[1] then
+  return redis.error_reply('FTW_CONFIG_MISMATCH ' .. current)
+end
+if not current then
+  if ARGV[1] == '' then return redis.error_reply('FTW_POOL_NOT_FOUND') end
+  redis.call('HSET', KEYS[1], 'config', ARGV[1], 'inserts', 0, 'updates', 0)
+  current = ARGV[1]
+end
+return { current, redis.call('HGET', KEYS[1], 'inserts'), redis.call('HGET', KEYS[1], 'updates') }
+`);
+
+/**
+ * Pushes trajectories, each its own stream entry, in order. KEYS: stream, meta, then one id key per
+ * trajectory. ARGV: trim threshold, id expiry (ms), limited ('1'/'0'), ratio r, min size m, tolerance e,
+ * then (trajectory id, bytes) per trajectory.
+ *
+ * A trajectory whose id key exists was pushed before: it is not added again, and its first entry id is
+ * returned. Otherwise, with the rate limit on, an insert is allowed iff inserts + 1 <= m or
+ * r (inserts + 1) - updates <= r m + e; the first refusal stops the batch (the rest are not added).
+ * Returns { added-or-duplicate flag (1 new, 0 duplicate), entry id } for each trajectory handled.
+ */
+export const PUSH_SCRIPT: LuaScript = script(`
+local inserts = tonumber(redis.call('HGET', KEYS[2], 'inserts'))
+if not inserts then return redis.error_reply('FTW_POOL_NOT_FOUND') end
+local limited = ARGV[3] == '1'
+local updates, ratio, minSize, maxDiff = 0, 0, 0, 0
+if limited then
+  updates = tonumber(redis.call('HGET', KEYS[2], 'updates'))
+  ratio = tonumber(ARGV[4])
+  minSize = tonumber(ARGV[5])
+  maxDiff = ratio * minSize + tonumber(ARGV[6])
+end
+local out = {}
+local added = 0
+for i = 3, #KEYS do
+  local a = 2 * i + 1
+  local existing = redis.call('GET', KEYS[i])
+  if existing then
+    out[#out + 1] = 0
+    out[#out + 1] = existing
+  else
+    if limited and inserts + 1 > minSize and (inserts + 1) * ratio - updates > maxDiff then break end
+    inserts = inserts + 1
+    local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*',
+      'id', ARGV[a], 'n', string.format('%d', inserts), 't', ARGV[a + 1])
+    redis.call('SET', KEYS[i], id, 'PX', ARGV[2])
+    added = added + 1
+    out[#out + 1] = 1
+    out[#out + 1] = id
+  end
+end
+if added > 0 then redis.call('HSET', KEYS[2], 'inserts', string.format('%d', inserts)) end
+return out
+`);
+
+/**
+ * Grants the learner's update number u (its count of updates once this one is done). KEYS: meta.
+ * ARGV: u, limited, ratio r, min size m, tolerance e. Idempotent: u already granted returns granted.
+ * With the rate limit on, granted iff inserts >= m and r inserts - u >= r m - e.
+ * Returns { granted (1/0), inserts, updates }.
+ */
+export const UPDATE_SCRIPT: LuaScript = script(`
+local inserts = tonumber(redis.call('HGET', KEYS[1], 'inserts'))
+if not inserts then return redis.error_reply('FTW_POOL_NOT_FOUND') end
+local updates = tonumber(redis.call('HGET', KEYS[1], 'updates'))
+local target = tonumber(ARGV[1])
+if updates >= target then return { 1, inserts, updates } end
+if ARGV[2] == '1' then
+  local ratio = tonumber(ARGV[3])
+  local minSize = tonumber(ARGV[4])
+  if inserts < minSize or inserts * ratio - target < ratio * minSize - tonumber(ARGV[5]) then
+    return { 0, inserts, updates }
+  end
+end
+redis.call('HSET', KEYS[1], 'updates', ARGV[1])
+return { 1, inserts, target }
+`);
+
+/**
+ * Publishes a policy: version and parameters in one HSET, only if the version is above the current one
+ * (the same version with the same parameters counts as already done, so a retry is harmless).
+ * KEYS: policy. ARGV: version, parameters. Returns 1 when written, 0 when it was already there.
+ */
+export const PUBLISH_SCRIPT: LuaScript = script(`
+local current = redis.call('HGET', KEYS[1], 'version')
+if current then
+  if tonumber(ARGV[1]) == tonumber(current) and redis.call('HGET', KEYS[1], 'parameters') == ARGV[2] then
+    return 0
+  end
+  if tonumber(ARGV[1]) <= tonumber(current) then
+    return redis.error_reply('FTW_VERSION_NOT_NEWER ' .. current)
+  end
+end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'parameters', ARGV[2])
+return 1
+`);

@@ -1,0 +1,166 @@
+import { createClient, ErrorReply, RESP_TYPES } from 'redis';
+import type { LuaScript } from './lua-scripts.js';
+import { RedisPoolError } from './redis-pool-error.js';
+
+/** A Redis argument: text or bytes. Internal. */
+export type RedisArgument = string | Buffer;
+
+/** Every bulk string comes back as a Buffer, so trajectory bytes are never decoded as UTF-8. */
+const BUFFERS = { [RESP_TYPES.BLOB_STRING]: Buffer } as const;
+
+/** Connection settings shared by pools and mirrors. */
+export interface ConnectionOptions {
+  /**
+   * How long a command waits for a lost connection to come back before failing with
+   * `CONNECTION_LOST`.
+   * @defaultValue 10000
+   */
+  readonly reconnectTimeoutMs?: number;
+}
+
+/** The part of a node-redis client this package uses. */
+interface Client {
+  readonly isReady: boolean;
+  readonly isOpen: boolean;
+  connect(): Promise<unknown>;
+  sendCommand(args: readonly RedisArgument[], options: { typeMapping: typeof BUFFERS }): Promise<unknown>;
+  close(): Promise<void>;
+  destroy(): void;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+}
+
+const isConnectionError = (error: unknown): boolean => !(error instanceof ErrorReply);
+
+/**
+ * One node-redis connection with binary replies, reconnection, and retry of idempotent commands.
+ * Internal: pools and mirrors own one each.
+ */
+export class RedisConnection {
+  readonly #client: Client;
+  readonly #reconnectTimeoutMs: number;
+  #lastError: unknown;
+  #closed = false;
+
+  private constructor(client: Client, reconnectTimeoutMs: number) {
+    this.#client = client;
+    this.#reconnectTimeoutMs = reconnectTimeoutMs;
+  }
+
+  /**
+   * Connects to `url` (`redis://[user:password@]host:port[/db]`, or `rediss://` for TLS).
+   *
+   * @param url - the server
+   * @param reconnectTimeoutMs - see {@link ConnectionOptions}
+   * @returns the open connection
+   * @throws RedisPoolError `CONNECTION_LOST` when the first connection fails
+   */
+  static async open(url: string, reconnectTimeoutMs: number): Promise<RedisConnection> {
+    const client: Client = createClient({
+      url,
+      socket: { reconnectStrategy: (retries) => Math.min(20 * 2 ** retries, 500), connectTimeout: 5000 },
+    });
+    const connection = new RedisConnection(client, reconnectTimeoutMs);
+    // Without a listener, node-redis would throw connection errors as uncaught 'error' events; the
+    // client reconnects by itself and commands report what they need to.
+    client.on('error', (error: unknown) => {
+      connection.#lastError = error;
+    });
+    const failed = new Promise<never>((_, reject) => {
+      setTimeout(
+        () =>
+          reject(
+            new RedisPoolError(
+              'CONNECTION_LOST',
+              `could not connect to ${url} within ${reconnectTimeoutMs} ms`,
+              { cause: connection.#lastError },
+            ),
+          ),
+        reconnectTimeoutMs,
+      ).unref();
+    });
+    try {
+      await Promise.race([client.connect(), failed]);
+    } catch (error) {
+      client.destroy();
+      if (error instanceof RedisPoolError) throw error;
+      throw new RedisPoolError('CONNECTION_LOST', `could not connect to ${url}`, { cause: error });
+    }
+    return connection;
+  }
+
+  /**
+   * Sends one command. A connection error (not an error reply) is retried once the client has
+   * reconnected, so use it only for commands that are safe to repeat.
+   *
+   * @param args - the command and its arguments
+   * @returns the reply, bulk strings as Buffers
+   * @throws ErrorReply for a server error; RedisPoolError `CONNECTION_LOST` when the connection does not
+   *   come back within the timeout
+   */
+  async call(args: readonly RedisArgument[]): Promise<unknown> {
+    const deadline = Date.now() + this.#reconnectTimeoutMs;
+    for (;;) {
+      await this.#ready(deadline);
+      try {
+        return await this.#client.sendCommand(args, { typeMapping: BUFFERS });
+      } catch (error) {
+        if (!isConnectionError(error) || this.#closed) throw error;
+        this.#lastError = error;
+      }
+    }
+  }
+
+  /**
+   * Runs a Lua script by its SHA-1, loading it with EVAL when the server does not know it (after a
+   * restart), with the same retry as {@link RedisConnection.call}.
+   *
+   * @param script - the script
+   * @param keys - its KEYS
+   * @param args - its ARGV
+   * @returns the script's reply
+   */
+  async run(script: LuaScript, keys: readonly string[], args: readonly RedisArgument[]): Promise<unknown> {
+    const tail = [String(keys.length), ...keys, ...args];
+    try {
+      return await this.call(['EVALSHA', script.sha, ...tail]);
+    } catch (error) {
+      if (!(error instanceof ErrorReply) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return this.call(['EVAL', script.source, ...tail]);
+    }
+  }
+
+  async #ready(deadline: number): Promise<void> {
+    while (!this.#client.isReady) {
+      if (this.#closed) throw new RedisPoolError('CONNECTION_LOST', 'the connection was closed');
+      if (Date.now() >= deadline) {
+        throw new RedisPoolError(
+          'CONNECTION_LOST',
+          `no connection to Redis for ${this.#reconnectTimeoutMs} ms (reconnectTimeoutMs)`,
+          { cause: this.#lastError },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Closes the connection (pending commands finish first). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#client.isOpen) await this.#client.close();
+  }
+}
+
+/**
+ * When `error` is an error reply raised by one of this package's scripts with `tag`, the text after the
+ * tag; otherwise `undefined`. (Redis may prefix a script's error with `ERR `.) Internal.
+ *
+ * @param error - what a command threw
+ * @param tag - e.g. `FTW_CONFIG_MISMATCH`
+ * @returns the details after the tag, or `undefined`
+ */
+export function scriptError(error: unknown, tag: string): string | undefined {
+  if (!(error instanceof ErrorReply)) return undefined;
+  const at = error.message.indexOf(tag);
+  return at < 0 ? undefined : error.message.slice(at + tag.length).trim();
+}

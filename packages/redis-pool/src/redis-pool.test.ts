@@ -1,0 +1,170 @@
+import { fc } from '@fast-check/vitest';
+import { createClient } from 'redis';
+import { describe, expect, it } from 'vitest';
+import { uniqueName, useRedisServer } from '../test/redis-server.js';
+import { PoolMirror } from './pool-mirror.js';
+import { RedisPool } from './redis-pool.js';
+import { RedisPoolError } from './redis-pool-error.js';
+
+const server = useRedisServer();
+const one = (r: number, version = 0) => ({
+  actions: [r % 3],
+  logProbs: [-0.5],
+  versions: version,
+  return: r,
+});
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RedisPoolError) return error.code;
+    throw error;
+  }
+  return 'none';
+}
+
+describe('RedisPool.open', () => {
+  it('creates a pool, lets others join it, refuses another config or an unknown pool', async () => {
+    const name = uniqueName('open');
+    const pool = await RedisPool.open(server().url, { name, capacity: 8, retain: 2 });
+    const joined = await RedisPool.open(server().url, { name });
+    expect([joined.capacity, joined.retain, joined.rateLimit]).toEqual([8, 2, undefined]);
+    const same = await RedisPool.open(server().url, { name, capacity: 8, retain: 2 });
+    expect(await codeOf(RedisPool.open(server().url, { name, capacity: 9 }))).toBe('CONFIG_MISMATCH');
+    await expect(RedisPool.open(server().url, { name, capacity: 9 })).rejects.toThrow(
+      /exists with .*"capacity":8/,
+    );
+    expect(await codeOf(RedisPool.open(server().url, { name: uniqueName('none') }))).toBe('POOL_NOT_FOUND');
+    expect(await codeOf(PoolMirror.open(server().url, { name: uniqueName('none') }))).toBe('POOL_NOT_FOUND');
+    await Promise.all([pool.close(), joined.close(), same.close()]);
+  });
+
+  it('names the bad option', async () => {
+    const url = server().url;
+    await expect(RedisPool.open('http://x', { name: 'a', capacity: 1 })).rejects.toThrow(
+      /url must be a redis/,
+    );
+    await expect(RedisPool.open(url, { name: 'a{b}', capacity: 1 })).rejects.toThrow(/name must be 1 to 200/);
+    await expect(RedisPool.open(url, { name: 'a', capacity: 0 })).rejects.toThrow(
+      /capacity must be an integer in \[1, 67108864\], got 0/,
+    );
+    await expect(RedisPool.open(url, { name: 'a', capacity: 2, retain: -1 })).rejects.toThrow(/retain/);
+    await expect(
+      RedisPool.open(url, {
+        name: 'a',
+        capacity: 2,
+        rateLimit: { updatesPerInsert: 2, minSize: 1, tolerance: 1 },
+      }),
+    ).rejects.toThrow(/rateLimit.tolerance must be a finite number >= max\(1, updatesPerInsert\) = 2/);
+    await expect(RedisPool.open(url, { name: 'a', capacity: 2, batchSize: 0 })).rejects.toThrow(/batchSize/);
+  });
+
+  it('fails clearly when no server answers', async () => {
+    const error = await RedisPool.open('redis://127.0.0.1:1', {
+      name: 'a',
+      capacity: 1,
+      reconnectTimeoutMs: 300,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedisPoolError);
+    expect((error as RedisPoolError).code).toBe('CONNECTION_LOST');
+  });
+});
+
+describe('RedisPool.pushMany', () => {
+  it('stores each trajectory as one entry and adds nothing for an id pushed before', async () => {
+    const name = uniqueName('push');
+    const pool = await RedisPool.open(server().url, { name, capacity: 10, batchSize: 3 });
+    const first = await pool.pushMany([one(1), one(2), one(3), one(4)], { ids: ['a', 'b', 'c', 'd'] });
+    expect(first.map((r) => [r.id, r.duplicate])).toEqual([
+      ['a', false],
+      ['b', false],
+      ['c', false],
+      ['d', false],
+    ]);
+    const again = await pool.pushMany([one(9), one(5)], { ids: ['b', 'e'] });
+    expect(again[0]).toEqual({ id: 'b', entryId: first[1]!.entryId, duplicate: true });
+    expect(again[1]!.duplicate).toBe(false);
+    expect(await pool.counters()).toEqual({ inserts: 5, updates: 0 });
+    const mirror = await PoolMirror.open(server().url, { name });
+    await mirror.sync();
+    expect(Array.from(mirror.pool.returns())).toEqual([1, 2, 3, 4, 5]);
+    await Promise.all([pool.close(), mirror.close()]);
+  });
+
+  it('validates everything before sending anything', async () => {
+    const name = uniqueName('invalid');
+    const pool = await RedisPool.open(server().url, { name, capacity: 10 });
+    await expect(pool.pushMany([one(1), { ...one(2), logProbs: [0.5] }])).rejects.toThrow(
+      /trajectories\[1\]: trajectory.logProbs\[0\] must be a finite log-probability <= 0, got 0.5/,
+    );
+    await expect(pool.pushMany([one(1)], { ids: ['a', 'b'] })).rejects.toThrow(
+      /options.ids must hold one id per trajectory/,
+    );
+    await expect(pool.pushMany([one(1)], { ids: [''] })).rejects.toThrow(/options.ids\[0\]/);
+    expect(await pool.counters()).toEqual({ inserts: 0, updates: 0 });
+    await pool.close();
+  });
+
+  it('lets readers see exactly the newest N, whatever the approximate trimming left in the stream', async () => {
+    const client = createClient({ url: server().url });
+    await client.connect();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.array(fc.integer({ min: 1, max: 150 }), { minLength: 1, maxLength: 4 }),
+        async (capacity, retain, bursts) => {
+          const name = uniqueName('newest');
+          const pool = await RedisPool.open(server().url, { name, capacity, retain, batchSize: 7 });
+          const mirror = await PoolMirror.open(server().url, { name, readChunk: 5 });
+          let pushed = 0;
+          for (const burst of bursts) {
+            await pool.pushMany(Array.from({ length: burst }, (_, k) => one(pushed + k)));
+            pushed += burst;
+            const result = await mirror.sync();
+            expect(result.lag).toBe(0);
+            const newest = Array.from(
+              { length: Math.min(capacity, pushed) },
+              (_, k) => pushed - Math.min(capacity, pushed) + k,
+            );
+            expect(Array.from(mirror.pool.returns())).toEqual(newest);
+            // Approximate trimming keeps at least N + retain entries, so the window read is what bounds it.
+            expect(await client.xLen(`{${name}}:trajectories`)).toBeGreaterThanOrEqual(
+              Math.min(pushed, capacity + retain),
+            );
+          }
+          await Promise.all([pool.close(), mirror.close()]);
+        },
+      ),
+      { numRuns: 12 },
+    );
+    await client.close();
+  });
+});
+
+describe('RedisPool policies', () => {
+  it('publishes version and parameters together, only forward, and a retry is harmless', async () => {
+    const name = uniqueName('policy');
+    const pool = await RedisPool.open(server().url, { name, capacity: 4 });
+    expect(await pool.readPolicy()).toBeUndefined();
+    expect(await pool.readPolicyVersion()).toBeUndefined();
+    const parameters = new Uint8Array(new Float64Array([0.25, -1, 3]).buffer);
+    await pool.publishPolicy(3, parameters);
+    await pool.publishPolicy(3, parameters);
+    const read = await pool.readPolicy();
+    expect(read?.version).toBe(3);
+    expect(new Float64Array(read!.parameters.slice().buffer)).toEqual(new Float64Array([0.25, -1, 3]));
+    expect(await codeOf(pool.publishPolicy(2, parameters))).toBe('VERSION_NOT_NEWER');
+    await expect(pool.publishPolicy(3, new Uint8Array([1]))).rejects.toThrow(
+      /VERSION_NOT_NEWER: policy version 3 is not above the published version 3/,
+    );
+    await expect(pool.publishPolicy(-1, parameters)).rejects.toThrow(/version must be an integer/);
+    await expect(pool.publishPolicy(4, [1] as unknown as Uint8Array)).rejects.toThrow(
+      /parameters must be a Uint8Array/,
+    );
+    await pool.publishPolicy(4, new Uint8Array(0));
+    expect(await pool.readPolicy()).toEqual({ version: 4, parameters: new Uint8Array(0) });
+    await pool.close();
+  });
+});

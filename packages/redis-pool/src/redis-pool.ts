@@ -1,0 +1,471 @@
+import { randomUUID } from 'node:crypto';
+import { describeValue } from '@ftw/internal';
+import { encodeTrajectory, type TrajectoryInput } from '@ftw/replay-pool';
+import { OPEN_SCRIPT, PUBLISH_SCRIPT, PUSH_SCRIPT, UPDATE_SCRIPT } from './lua-scripts.js';
+import { type PoolKeys, poolKeys } from './pool-keys.js';
+import { checkRateLimit, type RateLimit } from './rate-limit.js';
+import {
+  type ConnectionOptions,
+  type RedisArgument,
+  RedisConnection,
+  scriptError,
+} from './redis-connection.js';
+import { RedisPoolError } from './redis-pool-error.js';
+
+/** Options of {@link RedisPool.open}. */
+export interface RedisPoolOptions extends ConnectionOptions {
+  /** Pool name; its keys are `{name}:…`. 1 to 200 characters, no braces or whitespace. */
+  readonly name: string;
+  /**
+   * Capacity N: readers see the newest N trajectories. Required to create the pool; when omitted, the
+   * pool must exist and its configuration is adopted (what actors and mirrors usually do).
+   */
+  readonly capacity?: number | undefined;
+  /**
+   * Entries kept beyond N so that an update's id range can still be re-read for replay after newer
+   * pushes (the stream holds at least N + retain entries; readers still see exactly the newest N).
+   * @defaultValue 0
+   */
+  readonly retain?: number | undefined;
+  /** Optional sample-to-insert rate limit (see {@link RateLimit}). */
+  readonly rateLimit?: RateLimit | undefined;
+  /**
+   * How long a trajectory id is remembered, so that pushing it again (a retry after a lost connection)
+   * adds nothing.
+   * @defaultValue 3600000 (one hour)
+   */
+  readonly idTtlMs?: number;
+  /**
+   * Trajectories per Lua call in {@link RedisPool.pushMany}; the calls themselves are pipelined.
+   * @defaultValue 100
+   */
+  readonly batchSize?: number;
+}
+
+/** What {@link RedisPool.pushMany} did with one trajectory. */
+export interface PushResult {
+  /** The trajectory id (given or generated). */
+  readonly id: string;
+  /** The stream entry id holding it. */
+  readonly entryId: string;
+  /** True when the id had been pushed before: nothing was added, `entryId` is the first entry. */
+  readonly duplicate: boolean;
+}
+
+/** A published policy: its version and parameter bytes. */
+export interface PublishedPolicy {
+  /** Policy version, an integer in [0, 2^32 − 1]. */
+  readonly version: number;
+  /** The parameters as published (the caller chooses the encoding). */
+  readonly parameters: Uint8Array;
+}
+
+/** The server-side counters of a pool. */
+export interface PoolCounters {
+  /** Trajectories ever inserted (duplicates excluded). */
+  readonly inserts: number;
+  /** Learner updates granted. */
+  readonly updates: number;
+}
+
+/** Options of {@link RedisPool.pushMany}. */
+export interface PushOptions {
+  /** Trajectory ids, one per trajectory (default: random UUIDs). Same id ⇒ pushed at most once. */
+  readonly ids?: readonly string[] | undefined;
+  /**
+   * How long to keep retrying inserts the rate limiter refuses before failing with `RATE_LIMITED`.
+   * @defaultValue 60000
+   */
+  readonly timeoutMs?: number;
+}
+
+interface Config {
+  readonly capacity: number;
+  readonly retain: number;
+  readonly rateLimit: RateLimit | undefined;
+}
+
+const MAX_VERSION = 0xffff_ffff;
+const MAX_CAPACITY = 2 ** 26;
+
+function positiveInteger(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new RangeError(`${name} must be an integer in [${min}, ${max}], got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+function configText(config: Config): string {
+  const limit = config.rateLimit;
+  return JSON.stringify({
+    capacity: config.capacity,
+    retain: config.retain,
+    rateLimit: limit === undefined ? null : [limit.updatesPerInsert, limit.minSize, limit.tolerance],
+  });
+}
+
+function parseConfig(text: string): Config {
+  const raw = JSON.parse(text) as {
+    capacity: number;
+    retain: number;
+    rateLimit: [number, number, number] | null;
+  };
+  return {
+    capacity: raw.capacity,
+    retain: raw.retain,
+    rateLimit:
+      raw.rateLimit === null
+        ? undefined
+        : { updatesPerInsert: raw.rateLimit[0], minSize: raw.rateLimit[1], tolerance: raw.rateLimit[2] },
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The FTW trajectory pool on a Redis stream, as actors and the learner use it: idempotent pushes of
+ * whole trajectories, policy publication, the rate limiter and the counters. Each instance owns one
+ * connection. Readers of the pool use a {@link PoolMirror}.
+ *
+ * Layout: stream `{name}:trajectories` (one entry per trajectory: fields `id`, `n` = insert number,
+ * `t` = {@link encodeTrajectory} bytes; trimmed with `MAXLEN ~ N + retain`), hash `{name}:meta`
+ * (config and counters), hash `{name}:policy` (version and parameters), and one key
+ * `{name}:id:<trajectory id>` per recent trajectory (expires after `idTtlMs`).
+ *
+ * @example
+ * ```ts
+ * const pool = await RedisPool.open('redis://127.0.0.1:6379', { name: 'bandit', capacity: 1000 });
+ * const [result] = await pool.pushMany([{ actions: [2], logProbs: [-0.4], versions: 0, return: 1 }], { ids: ['a1'] });
+ * console.log(result); // { id: 'a1', entryId: '1764510000000-0', duplicate: false }
+ * console.log((await pool.pushMany([{ actions: [2], logProbs: [-0.4], versions: 0, return: 1 }], { ids: ['a1'] }))[0].duplicate); // true
+ * await pool.close();
+ * ```
+ */
+export class RedisPool {
+  readonly #connection: RedisConnection;
+  readonly #keys: PoolKeys;
+  readonly #config: Config;
+  readonly #idTtlMs: number;
+  readonly #batchSize: number;
+  #updates: number;
+
+  private constructor(
+    connection: RedisConnection,
+    keys: PoolKeys,
+    config: Config,
+    options: RedisPoolOptions,
+    updates: number,
+  ) {
+    this.#connection = connection;
+    this.#keys = keys;
+    this.#config = config;
+    this.#idTtlMs = options.idTtlMs ?? 3_600_000;
+    this.#batchSize = options.batchSize ?? 100;
+    this.#updates = updates;
+  }
+
+  /**
+   * Connects to `url` and creates the pool (with `capacity`) or joins it. Joining with a different
+   * capacity, retention or rate limit is refused, so every process agrees on the rules.
+   *
+   * @param url - any Redis URL: `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS
+   * @param options - name, capacity, retention, rate limit, id expiry, batch size, reconnect timeout
+   * @returns the open pool
+   * @throws TypeError/RangeError naming a bad option; RedisPoolError `POOL_NOT_FOUND` (no capacity given
+   *   and no such pool), `CONFIG_MISMATCH`, `CONNECTION_LOST`
+   */
+  static async open(url: string, options: RedisPoolOptions): Promise<RedisPool> {
+    if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) {
+      throw new TypeError(`url must be a redis:// or rediss:// URL, got ${describeValue(url)}`);
+    }
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`options must be an object like { name, capacity }, got ${describeValue(options)}`);
+    }
+    const keys = poolKeys(options.name);
+    const wanted =
+      options.capacity === undefined
+        ? undefined
+        : {
+            capacity: positiveInteger(options.capacity, 'capacity', 1, MAX_CAPACITY),
+            retain: positiveInteger(options.retain ?? 0, 'retain', 0, MAX_CAPACITY),
+            rateLimit: options.rateLimit === undefined ? undefined : checkRateLimit(options.rateLimit),
+          };
+    if (options.idTtlMs !== undefined) positiveInteger(options.idTtlMs, 'idTtlMs', 1, 2 ** 40);
+    if (options.batchSize !== undefined) positiveInteger(options.batchSize, 'batchSize', 1, 10_000);
+    const timeout = positiveInteger(
+      options.reconnectTimeoutMs ?? 10_000,
+      'reconnectTimeoutMs',
+      1,
+      2 ** 31 - 1,
+    );
+
+    const connection = await RedisConnection.open(url, timeout);
+    try {
+      const reply = (await connection.run(
+        OPEN_SCRIPT,
+        [keys.meta],
+        [wanted === undefined ? '' : configText(wanted)],
+      )) as Buffer[];
+      const config = parseConfig(reply[0]!.toString());
+      return new RedisPool(connection, keys, config, options, Number(reply[2]!.toString()));
+    } catch (error) {
+      await connection.close();
+      const existing = scriptError(error, 'FTW_CONFIG_MISMATCH');
+      if (existing !== undefined) {
+        throw new RedisPoolError(
+          'CONFIG_MISMATCH',
+          `pool ${options.name} exists with ${existing}, asked for ${configText(wanted!)}`,
+        );
+      }
+      if (scriptError(error, 'FTW_POOL_NOT_FOUND') !== undefined) {
+        throw new RedisPoolError(
+          'POOL_NOT_FOUND',
+          `no pool named ${options.name}; open it once with a capacity`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Capacity N. */
+  get capacity(): number {
+    return this.#config.capacity;
+  }
+
+  /** Entries kept beyond N for replay. */
+  get retain(): number {
+    return this.#config.retain;
+  }
+
+  /** The rate limit, or `undefined` for none. */
+  get rateLimit(): RateLimit | undefined {
+    return this.#config.rateLimit;
+  }
+
+  /**
+   * Pushes trajectories, each as one stream entry (all of it or nothing: a killed process leaves no
+   * partial entry). The calls are pipelined, {@link RedisPoolOptions.batchSize} trajectories per Lua
+   * call. Idempotent by trajectory id: an id pushed within `idTtlMs` is not added again, so after a lost
+   * connection the whole call can be (and is) retried safely. With a rate limit, refused inserts are
+   * retried until `timeoutMs`.
+   *
+   * @param trajectories - the trajectories (validated and encoded before anything is sent)
+   * @param options - ids and rate-limit timeout
+   * @returns one result per trajectory, in order
+   * @throws TypeError/RangeError for an invalid trajectory or option (nothing is sent);
+   *   RedisPoolError `RATE_LIMITED` (the ones accepted stay), `CONNECTION_LOST`
+   */
+  async pushMany(trajectories: readonly TrajectoryInput[], options: PushOptions = {}): Promise<PushResult[]> {
+    if (!Array.isArray(trajectories)) {
+      throw new TypeError(`trajectories must be an array, got ${describeValue(trajectories)}`);
+    }
+    const ids = options.ids ?? trajectories.map(() => randomUUID());
+    if (!Array.isArray(ids) || ids.length !== trajectories.length) {
+      throw new RangeError(
+        `options.ids must hold one id per trajectory (${trajectories.length}), got ${describeValue(ids)}`,
+      );
+    }
+    ids.forEach((id, i) => {
+      if (typeof id !== 'string' || id.length === 0 || id.length > 200) {
+        throw new RangeError(
+          `options.ids[${i}] must be a string of 1 to 200 characters, got ${describeValue(id)}`,
+        );
+      }
+    });
+    const timeoutMs = positiveInteger(options.timeoutMs ?? 60_000, 'options.timeoutMs', 0, 2 ** 31 - 1);
+    const payloads = trajectories.map((t, i) => {
+      try {
+        const bytes = encodeTrajectory(t);
+        return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      } catch (error) {
+        if (error instanceof Error) error.message = `trajectories[${i}]: ${error.message}`;
+        throw error;
+      }
+    });
+
+    const results: (PushResult | undefined)[] = new Array(trajectories.length);
+    let pending = trajectories.map((_, i) => i);
+    const deadline = Date.now() + timeoutMs;
+    for (let wait = 1; ; wait = Math.min(2 * wait, 50)) {
+      const batches: number[][] = [];
+      for (let k = 0; k < pending.length; k += this.#batchSize)
+        batches.push(pending.slice(k, k + this.#batchSize));
+      const replies = await Promise.all(batches.map((batch) => this.#pushBatch(batch, ids, payloads)));
+      const refused: number[] = [];
+      batches.forEach((batch, b) => {
+        const reply = replies[b]!;
+        batch.forEach((index, k) => {
+          if (2 * k >= reply.length) {
+            refused.push(index);
+            return;
+          }
+          results[index] = {
+            id: ids[index]!,
+            entryId: reply[2 * k + 1]!.toString(),
+            duplicate: Number(reply[2 * k]) === 0,
+          };
+        });
+      });
+      if (refused.length === 0) return results as PushResult[];
+      if (Date.now() >= deadline) {
+        throw new RedisPoolError(
+          'RATE_LIMITED',
+          `${refused.length} of ${trajectories.length} trajectories were still refused by the rate limiter after ${timeoutMs} ms (the learner is not updating)`,
+        );
+      }
+      pending = refused;
+      await sleep(wait);
+    }
+  }
+
+  /**
+   * Pushes one trajectory ({@link RedisPool.pushMany} of one).
+   *
+   * @param trajectory - the trajectory
+   * @param id - its id (default: a random UUID)
+   * @returns what happened to it
+   * @throws as {@link RedisPool.pushMany}
+   */
+  async push(trajectory: TrajectoryInput, id?: string): Promise<PushResult> {
+    const [result] = await this.pushMany([trajectory], id === undefined ? {} : { ids: [id] });
+    return result!;
+  }
+
+  #pushBatch(
+    batch: readonly number[],
+    ids: readonly string[],
+    payloads: readonly Buffer[],
+  ): Promise<Buffer[]> {
+    const keys = [this.#keys.stream, this.#keys.meta];
+    const args: RedisArgument[] = [
+      String(this.#config.capacity + this.#config.retain),
+      String(this.#idTtlMs),
+      ...this.#limitArgs(),
+    ];
+    for (const index of batch) {
+      keys.push(this.#keys.idPrefix + ids[index]!);
+      args.push(ids[index]!, payloads[index]!);
+    }
+    return this.#connection.run(PUSH_SCRIPT, keys, args) as Promise<Buffer[]>;
+  }
+
+  #limitArgs(): string[] {
+    const limit = this.#config.rateLimit;
+    return limit === undefined
+      ? ['0', '0', '0', '0']
+      : ['1', String(limit.updatesPerInsert), String(limit.minSize), String(limit.tolerance)];
+  }
+
+  /**
+   * Asks the rate limiter for one learner update. Without a rate limit it is always granted (and
+   * counted). Idempotent: a retry after a lost reply does not count twice.
+   *
+   * @returns true when granted (the update may run), false when the learner must wait for inserts
+   * @throws RedisPoolError `CONNECTION_LOST`
+   */
+  async tryUpdate(): Promise<boolean> {
+    const reply = (await this.#connection.run(
+      UPDATE_SCRIPT,
+      [this.#keys.meta],
+      [String(this.#updates + 1), ...this.#limitArgs()],
+    )) as number[];
+    const granted = Number(reply[0]) === 1;
+    this.#updates = Number(reply[2]);
+    return granted;
+  }
+
+  /**
+   * Waits until the rate limiter grants one learner update.
+   *
+   * @param timeoutMs - how long to wait
+   * @throws RedisPoolError `RATE_LIMITED` after `timeoutMs` without a grant (the actors are not inserting)
+   */
+  async acquireUpdate(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (let wait = 1; !(await this.tryUpdate()); wait = Math.min(2 * wait, 50)) {
+      if (Date.now() >= deadline) {
+        throw new RedisPoolError(
+          'RATE_LIMITED',
+          `no update granted within ${timeoutMs} ms (the actors are not inserting)`,
+        );
+      }
+      await sleep(wait);
+    }
+  }
+
+  /**
+   * The server's insert and update counters.
+   *
+   * @returns the counters
+   */
+  async counters(): Promise<PoolCounters> {
+    const reply = (await this.#connection.call(['HMGET', this.#keys.meta, 'inserts', 'updates'])) as Buffer[];
+    return { inserts: Number(reply[0]!.toString()), updates: Number(reply[1]!.toString()) };
+  }
+
+  /**
+   * Publishes a policy atomically (version and parameters in one write). Versions must increase;
+   * publishing the same version with the same parameters again does nothing (a safe retry).
+   *
+   * @param version - an integer in [0, 2^32 − 1], above the published one
+   * @param parameters - the parameters as bytes (e.g. `new Uint8Array(float64Array.buffer)`)
+   * @throws RangeError/TypeError for bad arguments; RedisPoolError `VERSION_NOT_NEWER`, `CONNECTION_LOST`
+   */
+  async publishPolicy(version: number, parameters: Uint8Array): Promise<void> {
+    positiveInteger(version, 'version', 0, MAX_VERSION);
+    if (!(parameters instanceof Uint8Array)) {
+      throw new TypeError(`parameters must be a Uint8Array, got ${describeValue(parameters)}`);
+    }
+    try {
+      await this.#connection.run(
+        PUBLISH_SCRIPT,
+        [this.#keys.policy],
+        [String(version), Buffer.from(parameters.buffer, parameters.byteOffset, parameters.byteLength)],
+      );
+    } catch (error) {
+      const published = scriptError(error, 'FTW_VERSION_NOT_NEWER');
+      if (published !== undefined) {
+        throw new RedisPoolError(
+          'VERSION_NOT_NEWER',
+          `policy version ${version} is not above the published version ${published}`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The newest published policy, read in one command (version and parameters always match).
+   *
+   * @returns the policy, or `undefined` when none was published
+   */
+  async readPolicy(): Promise<PublishedPolicy | undefined> {
+    const reply = (await this.#connection.call([
+      'HMGET',
+      this.#keys.policy,
+      'version',
+      'parameters',
+    ])) as (Buffer | null)[];
+    if (reply[0] === null || reply[1] === null) return undefined;
+    const bytes = reply[1]!;
+    return {
+      version: Number(reply[0]!.toString()),
+      parameters: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    };
+  }
+
+  /**
+   * The newest published policy version alone: a cheap check before loading parameters.
+   *
+   * @returns the version, or `undefined` when none was published
+   */
+  async readPolicyVersion(): Promise<number | undefined> {
+    const reply = (await this.#connection.call(['HGET', this.#keys.policy, 'version'])) as Buffer | null;
+    return reply === null ? undefined : Number(reply.toString());
+  }
+
+  /** Closes the connection. */
+  async close(): Promise<void> {
+    await this.#connection.close();
+  }
+}
