@@ -277,7 +277,8 @@ const SHAPES = {
 
 /**
  * Plays `runs` episodes and returns the log text in `shape`.
- * @param {{ shape?: string, runs?: number, successRate?: number, seed?: number, versionEvery?: number }} options
+ * @param {{ shape?: string, runs?: number, successRate?: number, seed?: number, versionEvery?: number, first?: number }} options
+ *   (`first`: index of the first run, so that logs written in parts have distinct ids and sequences)
  * @returns {string} JSONL, one run per line
  */
 export function scriptedLog({
@@ -286,13 +287,14 @@ export function scriptedLog({
   successRate = 0.5,
   seed = 0,
   versionEvery = 100,
+  first = 0,
 } = {}) {
   const toShape = SHAPES[shape];
   if (toShape === undefined)
     throw new RangeError(`shape must be one of ${Object.keys(SHAPES).join(', ')}, got ${shape}`);
   const random = generator(seed);
   let text = '';
-  for (let i = 0; i < runs; i++)
+  for (let i = first; i < first + runs; i++)
     text += `${JSON.stringify(toShape(playRun(i, random, successRate, versionEvery)))}\n`;
   return text;
 }

@@ -14,6 +14,7 @@ export { fromFtw } from './from-ftw.js';
 export { fromOpenAIChat } from './from-openai-chat.js';
 export { type ImportanceDiagnostics, importanceDiagnostics } from './importance-diagnostics.js';
 export { type Importer, INPUT_FORMATS, type InputFormat, importerFor } from './input-format.js';
+export { isTrajectory } from './is-trajectory.js';
 export {
   type JsonlLine,
   type JsonlLinesOptions,

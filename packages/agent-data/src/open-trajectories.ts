@@ -1,5 +1,6 @@
 import { AgentDataError } from './agent-data-error.js';
 import { type InputFormat, importerFor } from './input-format.js';
+import { isTrajectory } from './is-trajectory.js';
 import { type JsonlProgress, newJsonlProgress, readJsonlLines } from './jsonl-lines.js';
 import { type Trajectory, trajectorySchema } from './trajectory-schema.js';
 
@@ -101,6 +102,12 @@ export function openTrajectories(
       } catch (error) {
         if (error instanceof AgentDataError) throw error;
         report(line, (error as Error).message);
+        continue;
+      }
+      // The fast check accepts exactly what zod would return unchanged; anything else goes to zod.
+      if (isTrajectory(candidate)) {
+        stats.valid++;
+        yield { trajectory: candidate, line };
         continue;
       }
       const parsed = trajectorySchema.safeParse(candidate);
