@@ -1,0 +1,222 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
+import type { TrainConfig } from '../config/train-config.js';
+import { seededStreams } from '../random/seeded-streams.js';
+import { BaselineUpdater } from './baseline-updater.js';
+import type { Episode } from './episode.js';
+import { createOptimizer } from './optimizer.js';
+import { TabularPolicy } from './tabular-policy.js';
+import { clippedTerm, finiteDifference, logSoftmaxAt, type StepData } from './testing/definitions.js';
+
+const A = 3;
+const O = 4;
+/** SGD learning rate: the parameter change is −LR times the gradient applied. */
+const LR = 1;
+/** Per-coordinate tolerance against the central finite difference (accurate to ~1e-10). */
+const TOLERANCE = 1e-7;
+
+interface EpisodeData {
+  readonly steps: StepData[];
+  readonly ret: number;
+}
+
+/** An episode whose behaviour log-probabilities are those of the tabular policy θ_b, written by hand. */
+function makeEpisode(e: EpisodeData, behaviour: ArrayLike<number>): Episode {
+  return {
+    length: e.steps.length,
+    observations: Int32Array.from(e.steps, (s) => s.observation),
+    actions: Int32Array.from(e.steps, (s) => s.action),
+    logProbs: Float64Array.from(e.steps, (s) => logSoftmaxAt(behaviour, A, s.observation, s.action)),
+    versions: new Uint32Array(e.steps.length),
+    return: e.ret,
+  };
+}
+
+function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>): void {
+  for (let k = 0; k < expected.length; k++) {
+    expect(
+      Math.abs(actual[k]! - expected[k]!),
+      `coordinate ${k}: ${actual[k]} vs ${expected[k]}`,
+    ).toBeLessThan(TOLERANCE * (1 + Math.abs(expected[k]!)));
+  }
+}
+
+/** b_e by definition: a running mean per start observation, seeded by the batch mean the first time. */
+class RunningBaseline {
+  readonly means = new Map<number, number>();
+  constructor(readonly rate: number) {}
+  batch(episodes: readonly EpisodeData[]): number[] {
+    const start = (e: EpisodeData): number => e.steps[0]!.observation;
+    for (const e of episodes) {
+      if (this.means.has(start(e))) continue;
+      const same = episodes.filter((q) => start(q) === start(e));
+      this.means.set(start(e), same.reduce((s, q) => s + q.ret, 0) / same.length);
+    }
+    const b = episodes.map((e) => this.means.get(start(e))!);
+    for (const e of episodes) {
+      const m = this.means.get(start(e))!;
+      this.means.set(start(e), m + this.rate * (e.ret - m));
+    }
+    return b;
+  }
+}
+
+/** GRPO's advantages by definition: (G − mean) / population std within each start observation's group. */
+function groupAdvantages(episodes: readonly EpisodeData[]): number[] {
+  return episodes.map((e) => {
+    const group = episodes
+      .filter((q) => q.steps[0]!.observation === e.steps[0]!.observation)
+      .map((q) => q.ret);
+    const mean = group.reduce((s, g) => s + g, 0) / group.length;
+    const sd = Math.sqrt(group.reduce((s, g) => s + (g - mean) ** 2, 0) / group.length);
+    return group.every((g) => g === group[0]) ? 0 : (e.ret - mean) / sd;
+  });
+}
+
+function logProbSum(theta: ArrayLike<number>, e: EpisodeData): number {
+  return e.steps.reduce((s, step) => s + logSoftmaxAt(theta, A, step.observation, step.action), 0);
+}
+
+const stepArb = fc.record({
+  observation: fc.integer({ min: 0, max: O - 1 }),
+  action: fc.integer({ min: 0, max: A - 1 }),
+});
+const episodeArb = fc.record({
+  steps: fc.array(stepArb, { minLength: 1, maxLength: 4 }),
+  ret: fc.integer({ min: -4, max: 4 }).map((k) => k / 2),
+});
+const batchArb = fc.array(episodeArb, { minLength: 2, maxLength: 6 });
+const thetaArb = fc.array(fc.double({ min: -2, max: 2, noNaN: true }), {
+  minLength: O * A,
+  maxLength: O * A,
+});
+
+function setup(config: Partial<TrainConfig>) {
+  const policy = new TabularPolicy(A, O);
+  const updater = new BaselineUpdater({ ...REPRODUCE_CONFIG, ...config }, policy, createOptimizer('sgd', LR));
+  return { policy, updater };
+}
+
+describe('BaselineUpdater', () => {
+  test.prop([thetaArb, batchArb, batchArb], { numRuns: 40 })(
+    'reinforce applies the gradient of −(1/E) Σ_e (G_e − b_e) Σ_t log π(a_t|o_t), b_e the running mean of its start',
+    (theta0, batch1, batch2) => {
+      const rate = 0.3;
+      const { policy, updater } = setup({ method: 'reinforce', baselineRate: rate });
+      const baseline = new RunningBaseline(rate);
+      let theta = Float64Array.from(theta0);
+      policy.parameters.set(theta);
+      for (const batch of [batch1, batch2]) {
+        const b = baseline.batch(batch);
+        const loss = (t: Float64Array): number =>
+          -batch.reduce((s, e, i) => s + (e.ret - b[i]!) * logProbSum(t, e), 0) / batch.length;
+        const g = finiteDifference(loss, theta);
+        updater.update(
+          batch.map((e) => makeEpisode(e, theta)),
+          0,
+        );
+        theta = Float64Array.from(theta, (t, k) => t - LR * g[k]!);
+        expectClose(policy.parameters, theta);
+      }
+    },
+  );
+
+  test.prop([thetaArb, batchArb], { numRuns: 40 })(
+    'grpo applies the gradient of −(1/E) Σ_e (1/L_e) Σ_t min(ρ_t A_e, clip(ρ_t) A_e), A_e normalised in its start group',
+    (theta0, batch) => {
+      const clip = 0.2;
+      const { policy, updater } = setup({ method: 'grpo', clip });
+      policy.parameters.set(theta0);
+      const advantages = groupAdvantages(batch);
+      const behaviour = Float64Array.from(theta0);
+      const loss = (t: Float64Array): number =>
+        -batch.reduce((s, e, i) => {
+          let sum = 0;
+          for (const step of e.steps) {
+            const ratio = Math.exp(
+              logSoftmaxAt(t, A, step.observation, step.action) -
+                logSoftmaxAt(behaviour, A, step.observation, step.action),
+            );
+            sum += clippedTerm(ratio, advantages[i]!, clip);
+          }
+          return s + sum / e.steps.length;
+        }, 0) / batch.length;
+      const g = finiteDifference(loss, theta0);
+      updater.update(
+        batch.map((e) => makeEpisode(e, behaviour)),
+        0,
+      );
+      expectClose(
+        policy.parameters,
+        Float64Array.from(theta0, (t, k) => t - LR * g[k]!),
+      );
+    },
+  );
+
+  it('ppo takes its epochs on −(1/S) Σ_steps min(ρ_t A_t, clip(ρ_t) A_t) with the behaviour log-probabilities frozen', () => {
+    const clip = 0.2;
+    const epochs = 5;
+    const rate = 0.25;
+    // Fixed data from a seeded stream; the behaviour policy θ_b differs from the policy being trained (a
+    // stale actor), so ratios start away from 1 and some leave [1 − ε, 1 + ε] during the epochs.
+    const u = seededStreams(7).policy;
+    const theta0 = Float64Array.from({ length: O * A }, () => 2 * u() - 1);
+    const behaviour = Float64Array.from(theta0, (t) => t + 0.3 * (2 * u() - 1));
+    const batches: EpisodeData[][] = [0, 1].map(() =>
+      Array.from({ length: 5 }, () => ({
+        steps: Array.from({ length: 1 + Math.floor(3 * u()) }, () => ({
+          observation: Math.floor(O * u()),
+          action: Math.floor(A * u()),
+        })),
+        ret: Math.round(4 * u()) / 2,
+      })),
+    );
+    const { policy, updater } = setup({ method: 'ppo', clip, epochs, baselineRate: rate });
+    policy.parameters.set(theta0);
+    const baseline = new RunningBaseline(rate);
+    let theta = Float64Array.from(theta0);
+    let clipped = 0;
+    for (const batch of batches) {
+      const b = baseline.batch(batch);
+      const steps = batch.flatMap((e, i) => e.steps.map((s) => ({ ...s, advantage: e.ret - b[i]! })));
+      const ratio = (t: Float64Array, s: StepData): number =>
+        Math.exp(
+          logSoftmaxAt(t, A, s.observation, s.action) - logSoftmaxAt(behaviour, A, s.observation, s.action),
+        );
+      const loss = (t: Float64Array): number =>
+        -steps.reduce((sum, s) => sum + clippedTerm(ratio(t, s), s.advantage, clip), 0) / steps.length;
+      for (let epoch = 0; epoch < epochs; epoch++) {
+        clipped += steps.filter((s) => Math.abs(ratio(theta, s) - 1) > clip).length;
+        const g = finiteDifference(loss, theta);
+        theta = Float64Array.from(theta, (t, k) => t - LR * g[k]!);
+      }
+      updater.update(
+        batch.map((e) => makeEpisode(e, behaviour)),
+        0,
+      );
+      expectClose(policy.parameters, theta);
+    }
+    expect(clipped).toBeGreaterThan(0);
+  });
+
+  it('keeps one running baseline per start observation, met as episodes arrive', () => {
+    const { policy, updater } = setup({ method: 'reinforce', baselineRate: 1 });
+    // With rate 1 the baseline of a start is the last return seen from it: the second batch's episode
+    // from start 9 (new) gets the batch mean, the one from start 0 gets the first batch's last return.
+    const behaviour = new Float64Array(10 * A);
+    updater.update([makeEpisode({ steps: [{ observation: 0, action: 1 }], ret: 2 }, behaviour)], 0);
+    const before = Float64Array.from(policy.parameters);
+    updater.update(
+      [
+        makeEpisode({ steps: [{ observation: 0, action: 1 }], ret: 2 }, behaviour),
+        makeEpisode({ steps: [{ observation: 9, action: 0 }], ret: 5 }, behaviour),
+      ],
+      1,
+    );
+    // Both advantages are 0, so nothing moves; the policy grew to hold observation 9.
+    expect(policy.parameters.length).toBe(10 * A);
+    expectClose(policy.parameters.subarray(0, before.length), before);
+    expect(Array.from(policy.parameters.subarray(9 * A))).toEqual([0, 0, 0]);
+  });
+});
