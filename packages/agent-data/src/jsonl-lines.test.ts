@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fc, test } from '@fast-check/vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newJsonlProgress, readJsonlLines } from './jsonl-lines.js';
+
+async function* chunks(bytes: Buffer, cuts: number[]): AsyncGenerator<Uint8Array> {
+  let start = 0;
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    yield bytes.subarray(start, Math.max(start, cut));
+    start = Math.max(start, cut);
+  }
+  yield bytes.subarray(start);
+}
+
+async function collect(source: string | AsyncIterable<Uint8Array>, options = {}) {
+  const progress = newJsonlProgress();
+  const lines: { text: string; line: number }[] = [];
+  for await (const l of readJsonlLines(source, progress, options)) lines.push({ ...l });
+  return { lines, progress };
+}
+
+/** The reference: split the decoded text at \n, drop a final \r, keep non-blank lines with their numbers. */
+function reference(text: string) {
+  const parts = text.split('\n');
+  if (parts.at(-1) === '') parts.pop();
+  return parts
+    .map((part, i) => ({ text: part.endsWith('\r') ? part.slice(0, -1) : part, line: i + 1 }))
+    .filter((l) => l.text.trim() !== '' || /[^ \t]/.test(l.text));
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'agent-data-lines-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('readJsonlLines', () => {
+  test.prop([
+    fc.array(
+      fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.constantFrom('', ' ', '\r', 'é€😀')),
+      { maxLength: 12 },
+    ),
+    fc.array(fc.nat({ max: 200 }), { maxLength: 8 }),
+    fc.boolean(),
+  ])(
+    'gives the same lines, numbers and SHA-256 however the bytes are cut into chunks',
+    async (rows, cuts, finalNewline) => {
+      const text = rows.join('\n') + (finalNewline ? '\n' : '');
+      const bytes = Buffer.from(text, 'utf8');
+      const { lines, progress } = await collect(chunks(bytes, cuts));
+      expect(lines).toEqual(reference(text).filter((l) => !/^[ \t]*$/.test(l.text)));
+      expect(progress.bytes).toBe(bytes.length);
+      expect(progress.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    },
+  );
+
+  it('reads a file path with CRLF line ends and blank lines', async () => {
+    const path = join(dir, 'crlf.jsonl');
+    writeFileSync(path, '{"a":1}\r\n\r\n  \n{"b":2}');
+    const { lines, progress } = await collect(path);
+    expect(lines).toEqual([
+      { text: '{"a":1}', line: 1 },
+      { text: '{"b":2}', line: 4 },
+    ]);
+    expect(progress.lines).toBe(4);
+  });
+
+  it('skips a line longer than maxLineBytes without holding it, and reports its number', async () => {
+    const long = 'x'.repeat(5000);
+    const overlong: number[] = [];
+    const { lines, progress } = await collect(
+      chunks(Buffer.from(`{"a":1}\n${long}\n{"b":2}\n`), [3, 1000, 2000, 4000]),
+      {
+        maxLineBytes: 1024,
+        onOverlong: (line: number) => overlong.push(line),
+      },
+    );
+    expect(lines.map((l) => l.line)).toEqual([1, 3]);
+    expect(overlong).toEqual([2]);
+    expect(progress.overlong).toBe(1);
+  });
+
+  it('rejects an input that is neither a path nor chunks', async () => {
+    await expect(collect(42 as never)).rejects.toThrow(/input must be a file path or an async iterable/);
+  });
+});
