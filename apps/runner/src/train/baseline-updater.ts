@@ -53,7 +53,7 @@ export class BaselineUpdater implements Updater {
     this.#optimizer = optimizer;
   }
 
-  update(episodes: readonly Episode[]): UpdateStats {
+  update(episodes: readonly Episode[], _version: number): UpdateStats {
     const config = this.#config;
     const policy = this.#policy;
     const A = policy.numActions;
