@@ -1,0 +1,192 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { exhaustiveSolve, ModelBoard } from '../test/model.js';
+import { smallLevelArb } from '../test/random-levels.js';
+import { Action } from './action.js';
+import { formatLevel } from './format-level.js';
+import { parseLevel } from './parse-level.js';
+import { SokobanEnv } from './sokoban-env.js';
+import { SokobanError } from './sokoban-error.js';
+
+const ONE_PUSH = parseLevel('######\n#@ $.#\n######');
+
+function unsolvedText(text: string): boolean {
+  return text.includes('$');
+}
+
+describe('SokobanEnv', () => {
+  test.prop(
+    [
+      smallLevelArb(3).filter(unsolvedText),
+      fc.array(fc.nat(3), { minLength: 1, maxLength: 60 }),
+      fc.constantFrom('binary' as const, 'shaped' as const),
+      fc.integer({ min: 1, max: 40 }),
+    ],
+    { numRuns: 300 },
+  )(
+    'moves, pushes, rewards, ends and truncates as an independent model of the rules',
+    (text, actions, reward, maxSteps) => {
+      const env = new SokobanEnv({ level: parseLevel(text), reward, maxSteps, certify: false });
+      const model = new ModelBoard(text);
+      const first = env.reset();
+      expect(env.render()).toBe(model.text());
+      expect(first.info).toMatchObject({ steps: 0, solved: false, boxesOnTarget: model.count('*') });
+      const keyOfText = new Map<string, string>([[first.observation.key, model.text()]]);
+      for (let t = 0; t < actions.length; t++) {
+        const before = model.count('*');
+        const expected = model.step(actions[t]!);
+        const solved = model.solved();
+        const after = model.count('*');
+        const shaped = -0.1 + (after > before ? 1 : after < before ? -1 : 0) + (solved ? 10 : 0);
+        const result = env.step(actions[t]!);
+        expect(env.render()).toBe(model.text());
+        expect(result.reward).toBe(reward === 'binary' ? (solved ? 1 : 0) : shaped);
+        expect(result.terminated).toBe(solved);
+        expect(result.truncated).toBe(!solved && t + 1 === maxSteps);
+        expect(result.info).toMatchObject({ ...expected, steps: t + 1, solved, boxesOnTarget: after });
+        const known = keyOfText.get(result.observation.key);
+        expect(known === undefined || known === model.text()).toBe(true);
+        keyOfText.set(result.observation.key, model.text());
+        if (result.terminated || result.truncated) {
+          expect(() => env.step(0)).toThrow(SokobanError);
+          break;
+        }
+      }
+      expect(new Set(keyOfText.values()).size).toBe(keyOfText.size);
+    },
+  );
+
+  test.prop([smallLevelArb(2).filter(unsolvedText), fc.array(fc.nat(3), { minLength: 1, maxLength: 30 })], {
+    numRuns: 60,
+  })('reports a dead-square box only in positions that cannot be solved', (text, actions) => {
+    const env = new SokobanEnv({ level: parseLevel(text), certify: false, maxSteps: 1000 });
+    env.reset();
+    for (const a of actions) {
+      const { info, terminated } = env.step(a);
+      if (info.deadlocked) expect(exhaustiveSolve(env.render())).toBeNull();
+      if (terminated) break;
+    }
+  });
+
+  it('solves the one-push level with a binary reward of 1 on the last step only', () => {
+    const env = new SokobanEnv({ level: ONE_PUSH });
+    const start = env.reset();
+    expect(start.info).toEqual({
+      steps: 0,
+      boxesOnTarget: 0,
+      solved: false,
+      deadlocked: false,
+      moved: false,
+      pushed: false,
+      validAction: true,
+      actions: 0,
+      optimalMoves: 2,
+    });
+    expect(start.observation.grid).toEqual(ONE_PUSH.grid);
+    expect(start.observation.grid).not.toBe(ONE_PUSH.grid);
+    expect(env.step(Action.Right)).toMatchObject({ reward: 0, terminated: false, truncated: false });
+    const last = env.step(Action.Right);
+    expect(last).toMatchObject({ reward: 1, terminated: true, truncated: false });
+    expect(last.info).toMatchObject({ steps: 2, solved: true, pushed: true, boxesOnTarget: 1 });
+    expect(env.render()).toBe('######\n#  @*#\n######');
+    expect(env.render('ragen')).toBe('######\n#__P√#\n######');
+    expect(() => env.step(Action.Left)).toThrow(/RESET_REQUIRED: step after the episode ended/);
+  });
+
+  it('pays the shaped rewards of gym-sokoban', () => {
+    const level = parseLevel(
+      ['########', '#@$. . #', '#      #', '#    $ #', '#      #', '########'].join('\n'),
+    );
+    const env = new SokobanEnv({ level, reward: 'shaped' });
+    env.reset();
+    expect(env.step(Action.Down).reward).toBeCloseTo(-0.1, 15);
+    expect(env.step(Action.Up).reward).toBeCloseTo(-0.1, 15);
+    expect(env.step(Action.Right).reward).toBeCloseTo(0.9, 15); // box onto the first target
+    expect(env.step(Action.Right).reward).toBeCloseTo(-1.1, 15); // and off it again
+  });
+
+  it('ends on a dead square when asked, and only then', () => {
+    const level = parseLevel('######\n#    #\n# $@ #\n#   .#\n######');
+    const lenient = new SokobanEnv({ level });
+    lenient.reset();
+    const step = lenient.step(Action.Left);
+    expect(step.info.deadlocked).toBe(true);
+    expect(step.terminated).toBe(false);
+    const strict = new SokobanEnv({ level, endOnDeadlock: true });
+    strict.reset();
+    expect(strict.step(Action.Left)).toMatchObject({ terminated: true, truncated: false, reward: 0 });
+  });
+
+  it('truncates after maxSteps steps', () => {
+    const env = new SokobanEnv({ level: ONE_PUSH, maxSteps: 3 });
+    env.reset();
+    expect(env.step(Action.Left).truncated).toBe(false);
+    expect(env.step(Action.Left).truncated).toBe(false);
+    expect(env.step(Action.Left)).toMatchObject({ truncated: true, terminated: false, info: { steps: 3 } });
+    expect(() => env.step(Action.Left)).toThrow(SokobanError);
+  });
+
+  it('reads text actions, and errs or penalizes garbage as the caller chose', () => {
+    const env = new SokobanEnv({ level: ONE_PUSH });
+    env.reset();
+    const both = env.stepText('<answer>Right || Right</answer>');
+    expect(both).toMatchObject({ reward: 1, terminated: true, info: { steps: 2, actions: 2 } });
+    env.reset();
+    expect(() => env.stepText('jump')).toThrow(/INVALID_ACTION: "jump"/);
+    expect(env.step(Action.Right).info.steps).toBe(1);
+    const lenient = new SokobanEnv({
+      level: ONE_PUSH,
+      invalidAction: 'penalize',
+      invalidActionPenalty: -0.5,
+    });
+    lenient.reset();
+    const bad = lenient.stepText('I think I will go north-east');
+    expect(bad).toMatchObject({
+      reward: -0.5,
+      terminated: false,
+      info: { steps: 1, validAction: false, moved: false },
+    });
+    expect(lenient.render()).toBe(formatLevel(ONE_PUSH));
+    expect(lenient.stepText('<action>right</action>').info).toMatchObject({ steps: 2, validAction: true });
+  });
+
+  it('generates a level per reset from its seed, reproducibly', () => {
+    const a = new SokobanEnv({ seed: 4 });
+    const b = new SokobanEnv({ seed: 4 });
+    const first = a.reset().observation.grid;
+    expect(b.reset().observation.grid).toEqual(first);
+    const second = a.reset().observation.grid;
+    expect(second).not.toEqual(first);
+    expect(a.reset({ seed: 4 }).observation.grid).toEqual(first);
+    const level = parseLevel(formatLevel(ONE_PUSH));
+    expect(a.reset({ options: { level } }).info.optimalMoves).toBe(2);
+  });
+
+  it('rejects unsolvable, uncertifiable and malformed levels, bad actions and misuse', () => {
+    const corner = parseLevel('#####\n#$ .#\n#  @#\n#####');
+    expect(() => new SokobanEnv({ level: corner }).reset()).toThrow(/UNSOLVABLE_LEVEL/);
+    expect(new SokobanEnv({ level: corner, certify: false }).reset().info.optimalMoves).toBe(-1);
+    const far = parseLevel('########\n#@ $  .#\n########');
+    expect(() => new SokobanEnv({ level: far, certifyStates: 1 }).reset()).toThrow(/SOLVER_LIMIT/);
+    const done = parseLevel('#####\n#@* #\n#####');
+    expect(() => new SokobanEnv({ level: done }).reset()).toThrow(/already stands on a target/);
+    expect(() => new SokobanEnv({ level: { width: 3, height: 3, grid: new Uint8Array(9) } })).toThrow(
+      /exactly one player, found 0/,
+    );
+    const env = new SokobanEnv({ level: ONE_PUSH });
+    expect(() => env.step(0)).toThrow(/RESET_REQUIRED: step before reset/);
+    expect(() => env.render()).toThrow(/RESET_REQUIRED/);
+    env.reset();
+    expect(() => env.step(4)).toThrow(RangeError);
+    expect(() => env.step(4)).toThrow(/action must be an integer in \[0, 3\], got 4/);
+    expect(() => env.step('up' as never)).toThrow(TypeError);
+    expect(env.step(Action.Right).info.steps).toBe(1);
+    expect(() => new SokobanEnv({ maxSteps: 0 })).toThrow(/options.maxSteps/);
+    expect(() => new SokobanEnv({ reward: 'dense' as never })).toThrow(
+      /options.reward must be one of 'binary', 'shaped', got "dense"/,
+    );
+    expect(() => new SokobanEnv({ seed: 1, random: () => 0.5 })).toThrow(/cannot both be given/);
+    const injected = new SokobanEnv({ random: () => 0.25 });
+    expect(() => injected.reset({ seed: 3 })).toThrow(/NOT_RESEEDABLE/);
+  });
+});

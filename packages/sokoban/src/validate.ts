@@ -1,0 +1,100 @@
+import { describeValue } from '@ftw/internal';
+
+/**
+ * Argument checks shared by the public entry points. Each throws a `TypeError` (wrong kind of value) or a
+ * `RangeError` (right kind, wrong value) whose message names the parameter, the value received and what
+ * was expected. Internal; not exported from the package.
+ */
+
+/**
+ * @param value - the received options argument
+ * @param name - the parameter name for the message
+ * @throws TypeError when `value` is not a plain object
+ */
+export function checkObject<T>(value: T, name: string): asserts value is T & object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || ArrayBuffer.isView(value)) {
+    throw new TypeError(`${name} must be an object, got ${describeValue(value)}`);
+  }
+}
+
+/**
+ * @param value - the received number
+ * @param name - the parameter name for the message
+ * @param min - smallest allowed value
+ * @param max - largest allowed value
+ * @returns `value` when it is an integer in [min, max]
+ * @throws TypeError when not a number; RangeError when not an integer in range
+ */
+export function checkInteger(value: unknown, name: string, min: number, max: number): number {
+  const expected =
+    max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer in [${min}, ${max}]`;
+  if (typeof value !== 'number')
+    throw new TypeError(`${name} must be ${expected}, got ${describeValue(value)}`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${name} must be ${expected}, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+/**
+ * @param value - the received number
+ * @param name - the parameter name for the message
+ * @returns `value` when it is a finite number
+ * @throws TypeError when not a number; RangeError when NaN or infinite
+ */
+export function checkFinite(value: unknown, name: string): number {
+  if (typeof value !== 'number')
+    throw new TypeError(`${name} must be a finite number, got ${describeValue(value)}`);
+  if (!Number.isFinite(value))
+    throw new RangeError(`${name} must be a finite number, got ${describeValue(value)}`);
+  return value;
+}
+
+/**
+ * @param value - the received seed
+ * @param name - the parameter name for the message
+ * @returns `value` when it is a safe integer
+ * @throws TypeError when not a number; RangeError when not a safe integer
+ */
+export function checkSeed(value: unknown, name: string): number {
+  if (typeof value !== 'number')
+    throw new TypeError(`${name} must be a safe integer, got ${describeValue(value)}`);
+  if (!Number.isSafeInteger(value))
+    throw new RangeError(`${name} must be a safe integer, got ${describeValue(value)}`);
+  return value;
+}
+
+/**
+ * @param value - the received option
+ * @param name - the parameter name for the message
+ * @param allowed - the accepted strings
+ * @returns `value` when it is one of `allowed`
+ * @throws TypeError when not one of them
+ */
+export function checkChoice<T extends string>(value: unknown, name: string, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    throw new TypeError(
+      `${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describeValue(value)}`,
+    );
+  }
+  return value as T;
+}
+
+/**
+ * @param random - the injected function
+ * @param name - the parameter name for the message
+ * @returns a function that returns `random()` and throws when it is outside [0, 1)
+ * @throws TypeError when `random` is not a function
+ */
+export function checkedUniform(random: unknown, name: string): () => number {
+  if (typeof random !== 'function')
+    throw new TypeError(`${name} must be a function, got ${describeValue(random)}`);
+  const draw = random as () => unknown;
+  return () => {
+    const u = draw();
+    if (typeof u !== 'number' || !(u >= 0 && u < 1)) {
+      throw new RangeError(`${name}() must return a number in [0, 1), got ${describeValue(u)}`);
+    }
+    return u;
+  };
+}
