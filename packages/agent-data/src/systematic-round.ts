@@ -41,9 +41,12 @@ export function systematicRound(counts: ArrayLike<number>, u: number): Uint32Arr
     if (Math.abs(sums[n - 1]! - whole) <= 1e-9 * Math.max(1, whole)) sums[n - 1] = whole;
   }
   const out = new Uint32Array(n);
-  let previous = Math.floor(u);
+  let previous = 0;
   for (let i = 0; i < n; i++) {
-    const current = Math.floor(sums[i]! + u);
+    // ⌊S + u⌋ as ⌊S⌋ + [frac(S) + u ≥ 1]: S + u itself may round up to the next whole number.
+    const s = sums[i]!;
+    const whole = Math.floor(s);
+    const current = whole + (s - whole + u >= 1 ? 1 : 0);
     out[i] = Math.max(0, current - previous);
     previous = Math.max(previous, current);
   }

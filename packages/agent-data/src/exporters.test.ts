@@ -1,0 +1,135 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { toArtRecord } from './to-art-record.js';
+import { toOpenAIRecord } from './to-openai-record.js';
+import { toTrlRecord } from './to-trl-record.js';
+import type { Trajectory } from './trajectory-schema.js';
+import { writeDataset } from './write-dataset.js';
+
+const t: Trajectory = {
+  id: 'run-1',
+  task: 'weather',
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Weather in Paris?' },
+    {
+      role: 'assistant',
+      tool_calls: [
+        { id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+      ],
+      trace: { logprobs: [-0.1], policyVersion: 1 },
+    },
+    { role: 'tool', tool_call_id: 'c1', content: '18' },
+    { role: 'assistant', content: 'It is 18 °C.', trace: { logprobs: [-0.2] } },
+  ],
+  tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }],
+  reward: 1,
+  rewardComponents: { correct: 1 },
+};
+const other: Trajectory = {
+  id: 'run-2',
+  task: 'x',
+  messages: [
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: 'hello' },
+  ],
+  reward: 0,
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'agent-data-export-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const lines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+
+describe('toOpenAIRecord', () => {
+  it('writes chat fields only: no trace, content null beside tool calls, and the tools', () => {
+    expect(toOpenAIRecord(t)).toEqual({
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Weather in Paris?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: t.messages[2]!.role === 'assistant' ? t.messages[2]!.tool_calls : [],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: '18' },
+        { role: 'assistant', content: 'It is 18 °C.' },
+      ],
+      tools: t.tools,
+    });
+  });
+});
+
+describe('toTrlRecord', () => {
+  it('writes messages with parsed tool-call arguments, the tools and a float weight', () => {
+    const record = toTrlRecord(t, 2.75);
+    expect(record.weight).toBe(2.75);
+    expect(record.messages[2]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'c1', type: 'function', function: { name: 'get_weather', arguments: { city: 'Paris' } } },
+      ],
+    });
+    expect(record.tools).toEqual(t.tools);
+  });
+});
+
+describe('toArtRecord', () => {
+  it('writes assistant turns as Choices, the reward, the components as metrics and the id in metadata', () => {
+    const record = toArtRecord(t);
+    expect(record.messages_and_choices[2]).toEqual({
+      finish_reason: 'tool_calls',
+      index: 0,
+      logprobs: null,
+      message: { role: 'assistant', content: null, tool_calls: expect.any(Array) },
+    });
+    expect(record.messages_and_choices[4]).toMatchObject({
+      finish_reason: 'stop',
+      message: { content: 'It is 18 °C.' },
+    });
+    expect(record).toMatchObject({
+      reward: 1,
+      metrics: { correct: 1 },
+      metadata: { ftw_id: 'run-1', task: 'weather' },
+    });
+  });
+});
+
+describe('writeDataset', () => {
+  it('writes a count of m as m copies for openai, and each run once with its weight for trl', async () => {
+    const openai = join(dir, 'openai.jsonl');
+    const written = await writeDataset(openai, [t, other], [3, 0], { format: 'openai' });
+    expect(lines(openai)).toEqual([toOpenAIRecord(t), toOpenAIRecord(t), toOpenAIRecord(t)]);
+    expect(written.lines).toBe(3);
+    const trl = join(dir, 'trl.jsonl');
+    await writeDataset(trl, [t, other], [1.5, 0.25], { format: 'trl' });
+    expect(lines(trl).map((r) => r.weight)).toEqual([1.5, 0.25]);
+  });
+
+  it('rounds fractional counts systematically for art, keeping the total', async () => {
+    const art = join(dir, 'art.jsonl');
+    const written = await writeDataset(art, [t, other, t], [0.5, 1.25, 1.25], { format: 'art', u: 0.3 });
+    expect(Array.from(written.written)).toEqual([0, 2, 1]);
+    expect(lines(art)).toHaveLength(3);
+  });
+
+  it('refuses fractional counts without u, an unknown format and a length mismatch, leaving no file', async () => {
+    const path = join(dir, 'bad.jsonl');
+    await expect(writeDataset(path, [t], [0.5], { format: 'openai' })).rejects.toThrow(
+      /u \(a uniform on \[0, 1\)\) is required/,
+    );
+    await expect(writeDataset(path, [t], [1], { format: 'csv' as never })).rejects.toThrow(
+      /format must be one of openai, trl, art/,
+    );
+    await expect(writeDataset(path, [t], [1, 2], { format: 'openai' })).rejects.toThrow(
+      /one entry per item \(1\), got 2/,
+    );
+    expect(() => readFileSync(path)).toThrow();
+  });
+});

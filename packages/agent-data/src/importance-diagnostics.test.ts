@@ -1,0 +1,88 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { importanceDiagnostics } from './importance-diagnostics.js';
+import type { Trajectory } from './trajectory-schema.js';
+
+const traced = (id: string, turns: number[][], version: number): Trajectory => ({
+  id,
+  task: 't',
+  messages: [
+    { role: 'user', content: 'go' },
+    ...turns.map((logprobs) => ({
+      role: 'assistant' as const,
+      content: 'x',
+      trace: { logprobs, policyVersion: version },
+    })),
+  ],
+  reward: 1,
+});
+
+const items = [
+  traced('a', [[-1, -2], [-0.5]], 3),
+  traced('b', [[-0.1]], 5),
+  traced('c', [[-3]], 4),
+  {
+    id: 'u',
+    task: 't',
+    messages: [
+      { role: 'user', content: 'x' },
+      { role: 'assistant', content: 'y' },
+    ],
+    reward: 0,
+  } satisfies Trajectory,
+];
+
+const file = (records: object[]) => Readable.from([records.map((r) => JSON.stringify(r)).join('\n')]);
+
+describe('importanceDiagnostics', () => {
+  it('sums log π − log q over every token and computes the ESS with the counts as multiplicities', async () => {
+    const d = await importanceDiagnostics(
+      items,
+      [2, 1, 0, 3],
+      file([
+        { id: 'a', logprobs: [[-0.5, -2], [-1]] },
+        { id: 'b', logprobs: [[-0.1]] },
+        { id: 'c', logprobs: [[-1]] },
+      ]),
+    );
+    // a: (−0.5 + 1) + (−2 + 2) + (−1 + 0.5) = 0; b: 0. c is not selected (count 0), u has no trace.
+    expect(d.logWeights).toEqual([
+      { id: 'a', logWeight: 0 },
+      { id: 'b', logWeight: 0 },
+    ]);
+    expect(d.ess).toBeCloseTo(3, 12);
+    expect(d.essFraction).toBeCloseTo(1, 12);
+    expect(d.versions).toEqual({ min: 3, max: 5 });
+    expect(d).toMatchObject({ traced: 2, matched: 2, mismatched: 0 });
+  });
+
+  it('gives ESS = (Σ c w)² / Σ c w² for unequal weights', async () => {
+    const d = await importanceDiagnostics(
+      items,
+      [2, 1, 0, 0],
+      file([
+        { id: 'a', logprobs: [[-1, -2], [-0.5 + Math.log(4)]] },
+        { id: 'b', logprobs: [[-0.1]] },
+      ]),
+    );
+    // w_a = 4, w_b = 1: (2·4 + 1)² / (2·16 + 1) = 81 / 33.
+    expect(d.logWeights[0]!.logWeight).toBeCloseTo(Math.log(4), 12);
+    expect(d.ess).toBeCloseTo(81 / 33, 12);
+    expect(d.essFraction).toBeCloseTo(81 / 33 / 3, 12);
+  });
+
+  it('counts a run whose token counts differ as mismatched, and rejects a malformed line', async () => {
+    const d = await importanceDiagnostics(
+      items,
+      [1, 1, 0, 0],
+      file([
+        { id: 'a', logprobs: [[-1]] },
+        { id: 'b', logprobs: [[-0.1]] },
+      ]),
+    );
+    expect(d).toMatchObject({ matched: 1, mismatched: 1 });
+    await expect(importanceDiagnostics(items, [1, 1, 0, 0], file([{ id: 'a' }]))).rejects.toMatchObject({
+      code: 'BAD_LINE',
+    });
+  });
+});

@@ -1,0 +1,181 @@
+import { fc, test } from '@fast-check/vitest';
+import { expectedCounts, selectElites } from '@ftw/selection';
+import { describe, expect, it } from 'vitest';
+import { selectDataset } from './select-dataset.js';
+import { rankValues } from './tie-break.js';
+import type { Trajectory } from './trajectory-schema.js';
+
+/** A run with `turns` assistant turns and the given reward. */
+function run(i: number, reward: number, turns = 1, task = 't'): Trajectory {
+  const messages: Trajectory['messages'] = [{ role: 'user', content: task }];
+  for (let k = 0; k < turns; k++) messages.push({ role: 'assistant', content: `step ${k}` });
+  return { id: `r${i}`, task, messages, reward };
+}
+
+function uniform(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Every C-subset of 0..n−1. */
+function* subsets(n: number, c: number, start = 0, prefix: number[] = []): Generator<number[]> {
+  if (prefix.length === c) {
+    yield prefix;
+    return;
+  }
+  for (let i = start; i <= n - (c - prefix.length); i++) yield* subsets(n, c, i + 1, [...prefix, i]);
+}
+
+describe('selectDataset', () => {
+  const rewards = [0.1, 0.9, 0.4, 0.4, 0.7, 0.2, 0.8, 0.3, 0.6, 0.5];
+  const items = rewards.map((r, i) => run(i, r));
+  const options = { batches: 30, batchSize: 4, keep: 2 };
+
+  it('draws the same counts as selectElites on the rewards with the same random stream', () => {
+    const { counts, report } = selectDataset(items, options, uniform(5));
+    expect(Array.from(counts)).toEqual(Array.from(selectElites(rewards, options, uniform(5)).counts));
+    expect(report.total).toBe(60);
+    expect(report.mode).toBe('sampled');
+  });
+
+  it('gives the exact expected counts in expected mode, with no randomness', () => {
+    const { counts, report } = selectDataset(items, { ...options, mode: 'expected' });
+    expect(Array.from(counts)).toEqual(Array.from(expectedCounts(rewards, options)));
+    expect(report.total).toBeCloseTo(60, 10);
+    expect(report.rankBins.reduce((s, b) => s + b.expected, 0)).toBeCloseTo(60, 10);
+    expect(report.rankBins.reduce((s, b) => s + b.eq5, 0)).toBeCloseTo(60, 10);
+  });
+
+  it('counts selections by rank: the best tenth of a distinct-reward window gets its Eq. 5 share', () => {
+    const { report } = selectDataset(items, { ...options, mode: 'expected' });
+    // Rank 1 of 10 with C = 4, K = 2: P(1) = C/(K N) = 0.2, so J·K·P = 12 selections.
+    expect(report.rankBins[0]!.eq5).toBeCloseTo(12, 12);
+    expect(report.rankBins[0]!.selected).toBeCloseTo(12, 12);
+  });
+
+  it('reports, in expected mode, the failure selections E[max(0, K − successes in the minibatch)] per minibatch', () => {
+    // 8 runs, 2 successes: K = 3 > the 1.25 successes a minibatch of C = 5 holds on average.
+    const binary = [1, 0, 0, 1, 0, 0, 0, 0].map((r, i) => run(i, r));
+    const { report } = selectDataset(binary, { batches: 10, batchSize: 5, keep: 3, mode: 'expected' });
+    let failures = 0;
+    let short = 0;
+    let total = 0;
+    for (const s of subsets(8, 5)) {
+      const x = s.filter((i) => binary[i]!.reward === 1).length;
+      failures += Math.max(0, 3 - x);
+      if (x < 3) short++;
+      total++;
+    }
+    expect(report.eliteFailures).toBeCloseTo((10 * failures) / total, 10);
+    expect(report.shortfallProbability).toBeCloseTo(short / total, 12);
+    expect(report.meanSuccessesPerBatch).toBeCloseTo(1.25, 12);
+    expect(report.successAbove).toBe(0);
+    expect(report.warnings[0]).toMatch(/K = 3 exceeds the 1\.25 successes .* Sokoban collapse/);
+    // Binary rewards tie at the cut whenever fewer than 3 or ... : the exact rate is reported.
+    expect(report.tieRateAtCut).toBeGreaterThan(0.5);
+  });
+
+  it('never selects a failure with a threshold, and then does not warn', () => {
+    const binary = [1, 0, 0, 1, 0, 0, 0, 0].map((r, i) => run(i, r));
+    const { counts, report } = selectDataset(
+      binary,
+      { batches: 10, batchSize: 5, keep: 3, threshold: 0 },
+      uniform(1),
+    );
+    binary.forEach((t, i) => {
+      if (t.reward === 0) expect(counts[i]).toBe(0);
+    });
+    expect(report.eliteFailures).toBe(0);
+    expect(report.warnings).toEqual([]);
+  });
+
+  it('prefers the shorter of equal rewards with the fewer-turns key', () => {
+    const runs = [run(0, 1, 5), run(1, 1, 2), run(2, 0, 1), run(3, 1, 3), run(4, 0, 4)];
+    const { counts, report } = selectDataset(runs, {
+      batches: 12,
+      batchSize: 2,
+      keep: 1,
+      mode: 'expected',
+      tieBreak: ['fewer-turns'],
+    });
+    // Ranks: r1 (2 turns) > r3 (3) > r0 (5) > r2 (reward 0, 1 turn) > r4 (reward 0, 4 turns); C = 2, K = 1:
+    // P(r) = 2 (N − r) / (N (N − 1)) = (4, 3, 2, 1, 0)/10.
+    expect(Array.from(counts)).toEqual(
+      [12 * 0.2, 12 * 0.4, 12 * 0.1, 12 * 0.3, 0].map((x) => expect.closeTo(x, 12)),
+    );
+    expect(report.tieRateAfterKeys).toBe(0);
+    expect(report.tieRateAtCut).toBeGreaterThan(0);
+  });
+
+  it('selects within each task, skipping tasks with fewer than C runs', () => {
+    const runs = [
+      ...Array.from({ length: 6 }, (_, i) => run(i, i, 1, 'a')),
+      ...Array.from({ length: 5 }, (_, i) => run(10 + i, i, 1, 'b')),
+      run(20, 1, 1, 'c'),
+    ];
+    const { counts, report } = selectDataset(
+      runs,
+      { batches: 7, batchSize: 3, keep: 1, perTask: true },
+      uniform(2),
+    );
+    const byTask = (task: string) => runs.reduce((s, t, i) => s + (t.task === task ? counts[i]! : 0), 0);
+    expect([byTask('a'), byTask('b'), byTask('c')]).toEqual([7, 7, 0]);
+    expect(report.groups).toBe(2);
+    expect(report.skippedTasks).toEqual([{ task: 'c', size: 1 }]);
+    expect(report.warnings.join(' ')).toMatch(/1 task\(s\) with fewer than C = 3 runs/);
+  });
+
+  it('throws POOL_TOO_SMALL when no group holds C runs, and names bad options', () => {
+    expect(() => selectDataset(items.slice(0, 3), options, uniform(1))).toThrow(
+      expect.objectContaining({ code: 'POOL_TOO_SMALL' }),
+    );
+    expect(() => selectDataset(items, { ...options, keep: 5 }, uniform(1))).toThrow(
+      /keep must be <= batchSize \(4\), got 5/,
+    );
+    expect(() => selectDataset(items, { ...options, batches: 0 }, uniform(1))).toThrow(
+      /batches must be a positive integer, got 0/,
+    );
+    expect(() => selectDataset(items, { ...options, mode: 'greedy' as never })).toThrow(/mode must be/);
+    expect(() => selectDataset(items, { ...options, tieBreak: ['shortest' as never] }, uniform(1))).toThrow(
+      /tieBreak/,
+    );
+    expect(() => selectDataset(items, options)).toThrow(/random is required/);
+  });
+});
+
+describe('rankValues', () => {
+  const runs = fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 1, max: 3 })), {
+    minLength: 1,
+    maxLength: 20,
+  });
+  test.prop([runs, fc.option(fc.integer({ min: -1, max: 2 }), { nil: undefined })])(
+    'orders by reward, then fewer turns; keeps equal what ties on both; maps the threshold exactly',
+    (pairs, threshold) => {
+      const items = pairs.map(([reward, turns], i) => run(i, reward, turns));
+      const { values, threshold: mapped } = rankValues(items, ['fewer-turns'], threshold);
+      for (let i = 0; i < pairs.length; i++) {
+        for (let j = 0; j < pairs.length; j++) {
+          const [ri, ti] = pairs[i]!;
+          const [rj, tj] = pairs[j]!;
+          const better = ri > rj || (ri === rj && ti < tj);
+          const equal = ri === rj && ti === tj;
+          expect(values[i]! > values[j]!).toBe(better);
+          if (equal) expect(values[i]).toBe(values[j]);
+        }
+        if (threshold !== undefined) expect(values[i]! > mapped!).toBe(pairs[i]![0] > threshold);
+      }
+    },
+  );
+
+  it('orders ties by age with newer and older', () => {
+    const items = [run(0, 1), run(1, 1), run(2, 0)];
+    expect(Array.from(rankValues(items, ['newer'], undefined).values)).toEqual([1, 2, 0]);
+    expect(Array.from(rankValues(items, ['older'], undefined).values)).toEqual([2, 1, 0]);
+  });
+});
