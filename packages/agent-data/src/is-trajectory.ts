@@ -45,11 +45,11 @@ export function isTrajectory(value: unknown): value is Trajectory {
         for (const t of v) if (!isTool(t)) return false;
         break;
       case 'reward':
-        if (!isFinite(v)) return false;
+        if (!isFiniteNumber(v)) return false;
         break;
       case 'rewardComponents':
         if (!isPlain(v)) return false;
-        for (const k in v) if (!isFinite(v[k])) return false;
+        for (const k in v) if (!isFiniteNumber(v[k])) return false;
         break;
       case 'metadata':
         if (!isPlain(v)) return false;
@@ -75,8 +75,8 @@ function isNonEmptyString(v: unknown): v is string {
   return typeof v === 'string' && v.length > 0;
 }
 
-function isFinite(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v);
+function isFiniteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFiniteNumber(v);
 }
 
 function isCount(v: unknown): boolean {
@@ -144,7 +144,7 @@ function isTrace(t: unknown): boolean {
     const v = t[key];
     switch (key) {
       case 'logprobs':
-        for (const x of v as unknown[]) if (!isFinite(x) || x > 0) return false;
+        for (const x of v as unknown[]) if (!isFiniteNumber(x) || x > 0) return false;
         break;
       case 'tokenIds':
         if (!Array.isArray(v)) return false;
