@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
+import { VIEW_CLIENT_BUILD } from '../view-client.tsup.ts';
 
 /** The runner's folder. */
 export const RUNNER = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,5 +46,7 @@ export async function buildCli(): Promise<BuiltCli> {
       options.conditions = ['@ftw/source'];
     },
   });
+  // The `ftw view` page script, beside the CLI as in dist/ (train, compare and reproduce write report.html).
+  await build({ ...VIEW_CLIENT_BUILD, outDir, silent: true, config: false });
   return { cli: join(outDir, 'cli.js'), remove: () => rmSync(outDir, { recursive: true, force: true }) };
 }

@@ -3,6 +3,7 @@ import { compareCommand } from '../commands/compare-command.js';
 import { occupancyCommand } from '../commands/occupancy-command.js';
 import { reproduceCommand } from '../commands/reproduce-command.js';
 import { trainCommand } from '../commands/train-command.js';
+import { viewCommand } from '../commands/view-command.js';
 import { UsageError } from './usage-error.js';
 
 /** Exit codes of the `ftw` CLI. */
@@ -30,6 +31,7 @@ export function createProgram(): Command {
   program.addCommand(trainCommand());
   program.addCommand(occupancyCommand());
   program.addCommand(compareCommand());
+  program.addCommand(viewCommand());
   for (const command of program.commands) {
     command
       .exitOverride()

@@ -1,4 +1,8 @@
+import { basename } from 'node:path';
 import type { OutputOptions } from '../cli/output-options.js';
+import { VIEWABLE_COMMANDS } from '../view/read-run-folder.js';
+import { reportPage } from '../view/report-page.js';
+import type { RunData } from '../view/run-data.js';
 import { provenance } from './provenance.js';
 import { RunDirectory } from './run-directory.js';
 
@@ -34,7 +38,8 @@ function json(value: unknown): string {
  * `--name` fails at once and an interrupted run (SIGINT, SIGTERM) leaves nothing behind.
  *
  * The finished folder holds `config.json` (resolved configuration, seeds, package versions, git commit),
- * `metrics.ndjson`, `summary.json`, `report.md`, the extra files, and `timing.json` (start, end and
+ * `metrics.ndjson`, `summary.json`, `report.md`, for train, compare and reproduce `report.html` (the run's
+ * `ftw view` page), the extra files, and `timing.json` (start, end and
  * duration, kept apart so that the other files are byte-identical between two runs of the same command).
  *
  * @param output - the shared output flags
@@ -63,10 +68,15 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
   return {
     finish(artifacts) {
       try {
-        dir.write('config.json', json({ command, ...artifacts.config, provenance: provenance() }));
+        const config = { command, ...artifacts.config, provenance: provenance() };
+        dir.write('config.json', json(config));
         dir.write('metrics.ndjson', artifacts.metrics.map((row) => `${JSON.stringify(row)}\n`).join(''));
         dir.write('summary.json', json(artifacts.summary));
         dir.write('report.md', artifacts.report);
+        if ((VIEWABLE_COMMANDS as readonly string[]).includes(command)) {
+          const run = { name: basename(dir.path), config, metrics: artifacts.metrics as RunData['metrics'] };
+          dir.write('report.html', reportPage([{ ...run, summary: artifacts.summary }]));
+        }
         for (const [file, content] of Object.entries(artifacts.files)) dir.write(file, content);
         const finished = new Date();
         dir.write(

@@ -1,0 +1,53 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Command } from 'commander';
+import { UsageError } from '../cli/usage-error.js';
+import { readRunFolder } from '../view/read-run-folder.js';
+import { reportPage } from '../view/report-page.js';
+
+/**
+ * `ftw view <run dir>... [--out report.html]`: one self-contained HTML page overlaying the runs given
+ * (learning curves of every metric per seed and as mean with a 95% band, summary tables, the configuration
+ * keys that differ, and a live Figure 1 widget), which opens offline.
+ *
+ * @returns the commander command
+ * @example
+ * ```ts
+ * program.addCommand(viewCommand()); // ftw view runs/reproduce runs/tie-k3 --out report.html
+ * ```
+ */
+export function viewCommand(): Command {
+  const command = new Command('view')
+    .description('lay runs side by side in one self-contained, offline HTML page (curves, tables, Figure 1)')
+    .argument('<run...>', 'run folders written by ftw train, compare or reproduce')
+    .option('--out <file>', 'the HTML file to write', 'report.html')
+    .option('--quiet', 'print nothing', false);
+  command.addHelpText('after', '\nExample:\n  ftw view runs/reproduce runs/tie-k3 --out runs/view.html');
+  command.action(async (paths: string[]) => {
+    const o = command.opts<{ out: string; quiet: boolean }>();
+    if (!o.out.endsWith('.html'))
+      throw new UsageError(`--out must name an .html file, got ${JSON.stringify(o.out)}`);
+    const runs = [];
+    for (const path of paths) runs.push(await readRunFolder(path));
+    const names = runs.map((r) => r.name);
+    const twice = names.filter((n, i) => names.indexOf(n) !== i);
+    if (twice.length > 0) {
+      throw new UsageError(
+        `runs must have distinct folder names (the legend tells them apart by name), got ${JSON.stringify(twice[0])} twice`,
+      );
+    }
+    const html = reportPage(runs);
+    const out = resolve(o.out);
+    mkdirSync(dirname(out), { recursive: true });
+    // Written beside and renamed into place: a reader never sees half a page.
+    const partial = `${out}.partial-${process.pid}`;
+    writeFileSync(partial, html);
+    renameSync(partial, out);
+    if (!o.quiet) {
+      process.stdout.write(
+        `ftw view: ${runs.length} run${runs.length === 1 ? '' : 's'} (${names.join(', ')}); ${(html.length / 1e6).toFixed(2)} MB page written to ${out}\n`,
+      );
+    }
+  });
+  return command;
+}

@@ -1,0 +1,139 @@
+/// <reference lib="dom" />
+import type { ChartData, ViewModel } from '../view-model.js';
+import { curveChartSpec, curveRows, LEGEND_PARAMS } from './curve-chart.js';
+import { type FigureOneValues, figureOneValues, mountFigureOne } from './figure-one.js';
+import { buildLegend, type LegendState } from './legend.js';
+import { countMarks, EMBED_OPTIONS, type VegaView, vegaGlobals } from './vega-globals.js';
+
+/** What the page exposes on `window.ftwView`, for the console and for the browser tests. */
+export interface PageApi {
+  /** Resolves when the charts in view at load and the Figure 1 widget are drawn (rejects on a failure). */
+  readonly ready: Promise<void>;
+  /** Draws every chart not drawn yet (charts are drawn as they scroll into view); resolves when done. */
+  readonly renderAll: () => Promise<void>;
+  /** The learning-curve charts drawn so far: their Vega views by element id. */
+  readonly views: Map<string, VegaView>;
+  /** Drawn line, area and point items of a chart. */
+  readonly markCount: (id: string) => number;
+  /** What the Figure 1 widget shows now. */
+  figure1: FigureOneValues | null;
+  /** The widget's computation, for checking it against `@ftw/selection` in Node. */
+  readonly figureOneValues: typeof figureOneValues;
+  /** Milliseconds from navigation start until `ready`. */
+  renderMs: number | null;
+  /** Milliseconds each chart took to draw, in drawing order. */
+  readonly chartMs: number[];
+}
+
+function showError(message: string): void {
+  const li = document.createElement('li');
+  li.className = 'error';
+  li.textContent = message;
+  document.getElementById('notices')?.append(li);
+}
+
+/** Margin around the viewport within which a chart is drawn before it is scrolled to. */
+const AHEAD = '300px';
+
+function start(): PageApi {
+  const model = JSON.parse(document.getElementById('ftw-data')!.textContent!) as ViewModel;
+  const { embed } = vegaGlobals();
+  const views = new Map<string, VegaView>();
+  const chartMs: number[] = [];
+  let state: LegendState;
+  const apply = (next: LegendState): void => {
+    state = next;
+    for (const view of views.values()) {
+      // A new array each time: Vega sees an unchanged reference as an unchanged value and would not refilter.
+      for (const name of LEGEND_PARAMS) {
+        const value = state[name];
+        view.signal(name, Array.isArray(value) ? [...value] : value);
+      }
+      void view.runAsync();
+    }
+  };
+  state = buildLegend(document.getElementById('legend')!, model, apply);
+
+  const charts = new Map<string, ChartData>(
+    model.environments.flatMap((env, e) => env.charts.map((chart, i) => [`chart-${e}-${i}`, chart] as const)),
+  );
+  // Charts are drawn one at a time, in page order of request, so each shows as soon as it is ready.
+  let queue: Promise<void> = Promise.resolve();
+  const requested = new Map<string, Promise<void>>();
+  const draw = (id: string): Promise<void> => {
+    const existing = requested.get(id);
+    if (existing !== undefined) return existing;
+    const chart = charts.get(id)!;
+    const done = queue.then(async () => {
+      const started = performance.now();
+      const target = document.querySelector<HTMLElement>(`#${id} .vega`)!;
+      const rows = curveRows(chart, model.groups);
+      const width = Math.max(300, target.clientWidth - 90);
+      const result = await embed(
+        target,
+        curveChartSpec(chart, model.groups, rows, width, state),
+        EMBED_OPTIONS,
+      );
+      views.set(id, result.view);
+      chartMs.push(performance.now() - started);
+    });
+    queue = done.catch(() => undefined);
+    requested.set(id, done);
+    return done;
+  };
+  const inView = (id: string): boolean => {
+    const rect = document.getElementById(id)!.getBoundingClientRect();
+    return rect.top < window.innerHeight + 300 && rect.bottom > -300;
+  };
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        void draw(entry.target.id).catch(report);
+      }
+    },
+    { rootMargin: AHEAD },
+  );
+  for (const id of charts.keys()) observer.observe(document.getElementById(id)!);
+
+  const api: PageApi = {
+    ready: Promise.resolve(),
+    renderAll: async () => {
+      await Promise.all([...charts.keys()].map(draw));
+    },
+    views,
+    markCount: (id) => {
+      const view = views.get(id);
+      if (view === undefined)
+        throw new Error(`chart ${id} is not drawn; drawn: ${[...views.keys()].join(', ')}`);
+      return countMarks(view);
+    },
+    figure1: null,
+    figureOneValues,
+    renderMs: null,
+    chartMs,
+  };
+  const ready = (async () => {
+    await Promise.all([...charts.keys()].filter(inView).map(draw));
+    await mountFigureOne((values) => {
+      api.figure1 = values;
+    });
+    api.renderMs = performance.now();
+  })();
+  ready.catch(report);
+  (api as { ready: Promise<void> }).ready = ready;
+  return api;
+}
+
+function report(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  showError(`The page could not draw everything: ${message}`);
+  console.error(error);
+}
+
+try {
+  (globalThis as unknown as { ftwView: PageApi }).ftwView = start();
+} catch (error) {
+  report(error);
+}

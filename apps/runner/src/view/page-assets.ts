@@ -1,0 +1,72 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The scripts a view page inlines, in load order. */
+export interface PageAssets {
+  /** Vega, Vega-Lite and vega-embed (their minified browser builds), then the page's own script. */
+  readonly scripts: readonly { readonly name: string; readonly source: string }[];
+}
+
+/** The runner's folder: the first `package.json` named `@ftw/runner` walking up from this module. */
+function runnerFolder(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    const file = join(dir, 'package.json');
+    if (
+      existsSync(file) &&
+      (JSON.parse(readFileSync(file, 'utf8')) as { name?: string }).name === '@ftw/runner'
+    ) {
+      return dir;
+    }
+    dir = dirname(dir);
+  }
+  throw new Error(`cannot find the @ftw/runner package above ${fileURLToPath(import.meta.url)}`);
+}
+
+/** A package's browser build: the file `name` in the folder of its main module. */
+function browserBuild(specifier: string, name: string): string {
+  const main = createRequire(import.meta.url).resolve(specifier);
+  return join(dirname(main), name);
+}
+
+/** Source-map comments would make developer tools fetch a file that is not there. */
+function stripSourceMap(source: string): string {
+  return source.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+}
+
+let cached: PageAssets | undefined;
+
+/**
+ * Loads the scripts every view page inlines: the minified browser builds of Vega, Vega-Lite and vega-embed
+ * from the runner's dependencies, and the page script `view-client.js` beside the CLI, which the runner's
+ * build bundles for the browser from `src/view/client/` together with `@ftw/selection` (tsup/esbuild, one
+ * IIFE; see view-client.tsup.ts). Read once per process.
+ *
+ * @returns the scripts, in load order
+ * @throws Error when `dist/view-client.js` is missing (the runner is not built: `pnpm --filter @ftw/runner build`)
+ * @example
+ * ```ts
+ * pageAssets().scripts.map((s) => s.name); // ['vega', 'vega-lite', 'vega-embed', 'ftw view']
+ * ```
+ */
+export function pageAssets(): PageAssets {
+  if (cached !== undefined) return cached;
+  // Beside the running CLI (dist/, or the end-to-end tests' build); from the sources, the runner's dist/.
+  const beside = fileURLToPath(new URL('./view-client.js', import.meta.url));
+  const client = existsSync(beside) ? beside : join(runnerFolder(), 'dist', 'view-client.js');
+  if (!existsSync(client)) {
+    throw new Error(`${client} is missing: build the runner first (pnpm --filter @ftw/runner build)`);
+  }
+  const files = [
+    ['vega', browserBuild('vega', 'vega.min.js')],
+    ['vega-lite', browserBuild('vega-lite', 'vega-lite.min.js')],
+    ['vega-embed', browserBuild('vega-embed', 'vega-embed.min.js')],
+    ['ftw view', client],
+  ] as const;
+  cached = {
+    scripts: files.map(([name, file]) => ({ name, source: stripSourceMap(readFileSync(file, 'utf8')) })),
+  };
+  return cached;
+}

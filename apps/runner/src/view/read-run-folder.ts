@@ -1,0 +1,120 @@
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { UsageError } from '../cli/usage-error.js';
+import type { RunData } from './run-data.js';
+
+/** Commands whose runs have learning curves. */
+export const VIEWABLE_COMMANDS = ['train', 'compare', 'reproduce'] as const;
+
+const REQUIRED_FIELDS = ['seed', 'iteration', 'samples'] as const;
+
+function readJson(path: string, file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(join(path, file), 'utf8');
+  } catch {
+    throw new UsageError(
+      `${path} is not an ftw run: it has no ${file} (a run folder holds config.json, metrics.ndjson and summary.json, as written by ftw train, compare or reproduce)`,
+    );
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`${join(path, file)} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Checks one line of `metrics.ndjson` and returns it; the run's format is what this runner writes.
+ *
+ * @param row - the parsed line
+ * @param where - file and line number for the message
+ * @returns the row
+ * @throws {@link UsageError} when it is not an object with numeric seed, iteration and samples
+ */
+export function checkMetricRow(row: unknown, where: string): Record<string, unknown> {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+    throw new UsageError(`${where} must be a JSON object, got ${JSON.stringify(row)?.slice(0, 80)}`);
+  }
+  const record = row as Record<string, unknown>;
+  for (const field of REQUIRED_FIELDS) {
+    if (typeof record[field] !== 'number' || !Number.isFinite(record[field])) {
+      throw new UsageError(
+        `${where} has no numeric "${field}" field (got ${JSON.stringify(record[field]) ?? 'nothing'}): the run was written by an older ftw, whose metrics did not record seed, iteration and environment steps (samples) on every line; run it again with this version`,
+      );
+    }
+  }
+  return record;
+}
+
+/**
+ * Reads a run folder written by `ftw train`, `compare` or `reproduce` for `ftw view`: `config.json`,
+ * `summary.json` and `metrics.ndjson` (streamed line by line: 100 seeds × 10^4 iterations is a million
+ * lines).
+ *
+ * @param path - the run's folder
+ * @returns the run, named after its folder
+ * @throws {@link UsageError} (exit code 2) naming the folder and what is wrong: not a folder, not a run
+ * (no config.json, metrics.ndjson or summary.json), a run of another command (occupancy: no curves), a run
+ * of an older format (no command in config.json, metric lines without seed/iteration/samples), bad JSON
+ * (with its line number), or no metrics at all
+ * @example
+ * ```ts
+ * (await readRunFolder('runs/reproduce')).metrics.length; // 720 (3 seeds × 240 iterations)
+ * ```
+ */
+export async function readRunFolder(path: string): Promise<RunData> {
+  const absolute = resolve(path);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(absolute).isDirectory();
+  } catch {
+    throw new UsageError(`run folder ${JSON.stringify(path)} does not exist`);
+  }
+  if (!isDirectory)
+    throw new UsageError(`${JSON.stringify(path)} is not a folder (ftw view takes run folders)`);
+  const config = readJson(path, 'config.json');
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+    throw new UsageError(
+      `${join(path, 'config.json')} must hold a JSON object, got ${JSON.stringify(config)?.slice(0, 80)}`,
+    );
+  }
+  const command = (config as Record<string, unknown>)['command'];
+  if (command === undefined) {
+    throw new UsageError(
+      `${path} was written by an older ftw: its config.json has no "command" field; run it again with this version`,
+    );
+  }
+  if (!(VIEWABLE_COMMANDS as readonly unknown[]).includes(command)) {
+    throw new UsageError(
+      `${path} is a run of "ftw ${String(command)}", which has no learning curves; ftw view shows runs of ${VIEWABLE_COMMANDS.join(', ')}`,
+    );
+  }
+  const summary = readJson(path, 'summary.json');
+  const file = join(path, 'metrics.ndjson');
+  try {
+    statSync(file);
+  } catch {
+    throw new UsageError(`${path} is not a finished ftw run: it has no metrics.ndjson`);
+  }
+  const metrics: Record<string, unknown>[] = [];
+  const lines = createInterface({
+    input: createReadStream(file, 'utf8'),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  let number = 0;
+  for await (const line of lines) {
+    number++;
+    if (line.trim() === '') continue;
+    let row: unknown;
+    try {
+      row = JSON.parse(line);
+    } catch (error) {
+      throw new UsageError(`${file} line ${number} is not valid JSON: ${(error as Error).message}`);
+    }
+    metrics.push(checkMetricRow(row, `${file} line ${number}`));
+  }
+  if (metrics.length === 0) throw new UsageError(`${file} is empty: the run recorded no iteration`);
+  return { name: basename(absolute), config: config as Record<string, unknown>, metrics, summary };
+}
