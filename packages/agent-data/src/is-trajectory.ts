@@ -76,7 +76,7 @@ function isNonEmptyString(v: unknown): v is string {
 }
 
 function isFiniteNumber(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFiniteNumber(v);
+  return typeof v === 'number' && Number.isFinite(v);
 }
 
 function isCount(v: unknown): boolean {
