@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { compareCommand } from '../commands/compare-command.js';
+import { datasetCommand } from '../commands/dataset-command.js';
 import { occupancyCommand } from '../commands/occupancy-command.js';
 import { reproduceCommand } from '../commands/reproduce-command.js';
 import { trainCommand } from '../commands/train-command.js';
@@ -32,6 +33,7 @@ export function createProgram(): Command {
   program.addCommand(occupancyCommand());
   program.addCommand(compareCommand());
   program.addCommand(viewCommand());
+  program.addCommand(datasetCommand());
   for (const command of program.commands) {
     command
       .exitOverride()

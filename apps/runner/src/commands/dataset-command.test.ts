@@ -1,0 +1,169 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+// @ts-expect-error -- the package's example is plain JavaScript, run as is by node.
+import { scriptedLog } from '../../../../packages/agent-data/examples/scripted-agent.mjs';
+import { main } from '../cli/main.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ftw-dataset-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let stdout = '';
+let stderr = '';
+beforeEach(() => {
+  stdout = '';
+  stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((text) => ((stdout += String(text)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((text) => ((stderr += String(text)), true));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const ftw = (...args: string[]) => main(['node', 'ftw', 'dataset', ...args]);
+const log = (name: string, shape: string, runs = 400, successRate = 0.3) => {
+  const path = join(dir, name);
+  writeFileSync(path, scriptedLog({ shape, runs, successRate, seed: 5 }));
+  return path;
+};
+const base = ['--capacity', '300', '--batch-size', '5', '--keep', '3', '--batches', '200'];
+
+describe('ftw dataset', () => {
+  it('turns the example agent log into an OpenAI fine-tuning file with a manifest and a summary (exit 0)', async () => {
+    const input = log('ai-sdk.jsonl', 'ai-sdk');
+    const out = join(dir, 'sft.jsonl');
+    expect(await ftw('--input', input, '--from', 'ai-sdk', ...base, '--format', 'openai', '--out', out)).toBe(
+      0,
+    );
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(600);
+    expect(JSON.parse(lines[0]!).messages[1].role).toBe('user');
+    const manifest = JSON.parse(readFileSync(join(dir, 'sft.manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({
+      seed: 0,
+      configuration: { from: 'ai-sdk', batches: 200, batchSize: 5, keep: 3 },
+    });
+    expect(manifest.selected.reduce((s: number, e: { count: number }) => s + e.count, 0)).toBe(600);
+    expect(stdout).toMatch(/failures imitated/);
+    expect(stdout).toMatch(/Eq\. 5/);
+    // 30% successes, K = 3 of C = 5: the paper's collapse regime is flagged.
+    expect(stdout).toMatch(/warning: K = 3 exceeds the 1\.\d\d successes/);
+  });
+
+  it('writes byte-identical files for the same seed and input, and different ones for another seed', async () => {
+    const input = log('same.jsonl', 'ftw');
+    const run = async (name: string, seed: string) => {
+      const out = join(dir, name);
+      expect(
+        await ftw('--input', input, ...base, '--seed', seed, '--format', 'trl', '--out', out, '--quiet'),
+      ).toBe(0);
+      return readFileSync(out, 'utf8');
+    };
+    const a = await run('a.jsonl', '7');
+    expect(await run('b.jsonl', '7')).toBe(a);
+    expect(await run('c.jsonl', '8')).not.toBe(a);
+    expect(readFileSync(join(dir, 'a.manifest.json'), 'utf8').replaceAll('a.jsonl', 'b.jsonl')).toBe(
+      readFileSync(join(dir, 'b.manifest.json'), 'utf8'),
+    );
+  });
+
+  it('selects by exact expected counts, with a threshold, and prints JSON with --json', async () => {
+    const input = log('art.jsonl', 'art');
+    const out = join(dir, 'art-out.jsonl');
+    const args = [
+      '--input',
+      input,
+      '--from',
+      'art',
+      ...base,
+      '--selection',
+      'expected',
+      '--threshold',
+      '0',
+      '--format',
+      'art',
+      '--out',
+      out,
+      '--json',
+    ];
+    expect(await ftw(...args)).toBe(0);
+    const summary = JSON.parse(stdout);
+    expect(summary.report.eliteFailures).toBe(0);
+    expect(summary.report.mode).toBe('expected');
+    expect(summary.selected).toBeUndefined();
+    for (const line of readFileSync(out, 'utf8').trimEnd().split('\n'))
+      expect(JSON.parse(line).reward).toBe(1);
+  });
+
+  it('reports bad lines as file:line, skips them and still succeeds; --strict makes the first one exit 2', async () => {
+    const input = join(dir, 'bad.jsonl');
+    writeFileSync(input, `${scriptedLog({ shape: 'ftw', runs: 20, seed: 1 })}{"id": 1\nnot json\n`);
+    const out = join(dir, 'bad-out.jsonl');
+    const args = [
+      '--input',
+      input,
+      '--capacity',
+      '20',
+      '--batch-size',
+      '4',
+      '--keep',
+      '1',
+      '--batches',
+      '5',
+      '--format',
+      'openai',
+      '--out',
+      out,
+    ];
+    expect(await ftw(...args, '--quiet')).toBe(0);
+    expect(stderr).toMatch(/bad\.jsonl:21: invalid JSON/);
+    expect(stderr).toMatch(/bad\.jsonl:22: invalid JSON/);
+    expect(await ftw(...args, '--strict')).toBe(2);
+    expect(stderr).toMatch(/error: .*bad\.jsonl:21: invalid JSON/);
+  });
+
+  it.each([
+    [['--keep', '9'], /--keep must be an integer in \[1, 5\], got "9"/],
+    [['--format', 'csv'], /--format must be one of openai, trl, art, got "csv"/],
+    [['--from', 'langchain'], /--from must be one of/],
+    [['--tie-break', 'shortest'], /--tie-break must be a comma-separated list/],
+    [['--selection', 'greedy'], /--selection must be one of sampled, expected/],
+  ])('exits 2 on a bad flag %j', async (extra, message) => {
+    const input = log('flags.jsonl', 'ftw', 30);
+    expect(
+      await ftw('--input', input, ...base, '--format', 'openai', '--out', join(dir, 'x.jsonl'), ...extra),
+    ).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+
+  it('exits 2 for a missing input, a missing flag and a window smaller than C', async () => {
+    expect(
+      await ftw(
+        '--input',
+        join(dir, 'nope.jsonl'),
+        ...base,
+        '--format',
+        'openai',
+        '--out',
+        join(dir, 'x.jsonl'),
+      ),
+    ).toBe(2);
+    expect(stderr).toMatch(/--input must be an existing file/);
+    expect(
+      await ftw('--input', join(dir, 'nope.jsonl'), '--format', 'openai', '--out', join(dir, 'x.jsonl')),
+    ).toBe(2);
+    const input = log('tiny.jsonl', 'ftw', 3);
+    expect(await ftw('--input', input, ...base, '--format', 'openai', '--out', join(dir, 'x.jsonl'))).toBe(2);
+    expect(stderr).toMatch(/POOL_TOO_SMALL|fewer than batchSize/);
+  });
+
+  it('prints the tie rate left after the tie-break keys', async () => {
+    const input = log('tasks.jsonl', 'ftw', 200, 0.5);
+    const out = join(dir, 'tasks-out.jsonl');
+    expect(
+      await ftw('--input', input, ...base, '--tie-break', 'fewer-turns', '--format', 'openai', '--out', out),
+    ).toBe(0);
+    expect(stdout).toMatch(/after tie-break keys/);
+  });
+});
