@@ -14,8 +14,14 @@ let stderr = '';
 beforeEach(() => {
   stdout = '';
   stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((text) => ((stdout += String(text)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((text) => ((stderr += String(text)), true));
+  vi.spyOn(process.stdout, 'write').mockImplementation((text) => {
+    stdout += String(text);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((text) => {
+    stderr += String(text);
+    return true;
+  });
 });
 afterEach(() => {
   vi.restoreAllMocks();
