@@ -140,6 +140,29 @@ class Selectable implements Command {
   toString = (): string => `selectable(newest + ${this.ahead})`;
 }
 
+class SelectableIndexCommand implements Command {
+  constructor(readonly ahead: number) {}
+  check = (): boolean => true;
+  run(m: Model, real: Real): void {
+    const version = newest(m) + this.ahead;
+    if (this.ahead < 0) {
+      expect(() => real.pool.selectableIndex(version)).toThrow(RangeError);
+      return;
+    }
+    const positions = m.items.flatMap((item, p) =>
+      m.lag === undefined || version - Math.min(...versionsOf(item.input)) <= m.lag ? [p] : [],
+    );
+    const index = real.pool.selectableIndex(version);
+    expect(index.size).toBe(positions.length);
+    const seen = Array.from({ length: index.size }, (_, k) => index.positionAt(k)).sort((a, b) => a - b);
+    expect(seen).toEqual(positions);
+    for (let k = 0; k < index.size; k++) {
+      expect(Object.is(index.returnAt(k), m.items[index.positionAt(k)]!.input.return)).toBe(true);
+    }
+  }
+  toString = (): string => `selectableIndex(newest + ${this.ahead})`;
+}
+
 class Staleness implements Command {
   constructor(
     readonly picks: number[],
@@ -220,6 +243,8 @@ const commands = [
   fc.constant(new Iterate()),
   fc.constant(new Returns()),
   fc.integer({ min: -1, max: 8 }).map((ahead) => new Selectable(ahead)),
+  fc.integer({ min: -1, max: 8 }).map((ahead) => new SelectableIndexCommand(ahead)),
+  fc.integer({ min: -1, max: 8 }).map((ahead) => new SelectableIndexCommand(ahead)),
   fc
     .tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 8 }), fc.nat({ max: 8 }))
     .map(([picks, ahead]) => new Staleness(picks, ahead)),

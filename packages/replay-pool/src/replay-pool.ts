@@ -8,16 +8,32 @@ import { PoolError } from './pool-error.js';
 import { MAX_CAPACITY, type PoolState } from './pool-state.js';
 import { readSnapshotFile } from './read-snapshot-file.js';
 import type { ReplayPoolOptions } from './replay-pool-options.js';
+import type { SelectableIndex } from './selectable-index.js';
 import type { SelectableTrajectories } from './selectable-trajectories.js';
 import { measureStaleness, type Staleness } from './staleness.js';
 import type { Trajectory } from './trajectory.js';
 import type { TrajectoryInput } from './trajectory-input.js';
+import { VersionMultiset } from './version-multiset.js';
 import { writeFileAtomic } from './write-file-atomic.js';
+
+/** Σ of a trajectory's step versions. */
+function versionSum(t: Trajectory): number {
+  const versions = t.versions;
+  let sum = 0;
+  for (let i = 0; i < versions.length; i++) sum += versions[i]!;
+  return sum;
+}
 
 /**
  * The FIFO pool of FTW: holds the last N trajectories pushed, in a ring of N slots plus a mirrored
  * array of their returns (each return is written at slot j and j + N, so the returns in position order
  * are always one contiguous range). `push` is O(T) in the trajectory's length and O(1) in the pool.
+ *
+ * What FTW asks of the pool at every update does not grow with N either: {@link ReplayPool.staleness} is
+ * read from running sums and version counts kept on push and eviction, and
+ * {@link ReplayPool.selectableIndex} gives random access to the trajectories within the version-lag
+ * bound from a set kept up to date as trajectories enter, leave, or age out (each trajectory joins and
+ * leaves it once as the version advances).
  *
  * Positions count from 0 = oldest to `size − 1` = newest. Sequence ids count pushes from 0 and are
  * never reused, so `position = sequence − evictedCount` for any trajectory held.
@@ -42,6 +58,25 @@ export class ReplayPool implements Iterable<Trajectory> {
   #evicted = 0;
   #modifications = 0;
   readonly #arena = new ColumnArena();
+  // Running staleness sums over the trajectories held (see `staleness`).
+  readonly #minVersions = new VersionMultiset();
+  readonly #maxVersions = new VersionMultiset();
+  #minVersionSum = 0;
+  #stepCount = 0;
+  #stepVersionSum = 0;
+  #multiVersion = 0;
+  // The selectable set under `maxVersionLag` (see `selectableIndex`): ring slots `#dense[0 .. #denseSize)`,
+  // `#denseOf[slot]` its index there or −1, valid for `#windowVersion` (−1: not built). Every held slot
+  // is also on the doubly linked list of its minVersion (`#buckets` → first slot, `#next`/`#previous`),
+  // so the trajectories that age out when the version advances are found without a scan.
+  #windowVersion = -1;
+  #dense = new Int32Array(0);
+  #denseOf = new Int32Array(0);
+  #denseSize = 0;
+  #next = new Int32Array(0);
+  #previous = new Int32Array(0);
+  readonly #buckets = new Map<number, number>();
+  readonly #index: SelectableIndex;
 
   /**
    * @param options - capacity and optional version-lag bound
@@ -55,6 +90,22 @@ export class ReplayPool implements Iterable<Trajectory> {
     const capacity = checkInteger(options.capacity, 'capacity', 1, MAX_CAPACITY);
     const lag = options.maxVersionLag;
     const maxVersionLag = lag === undefined ? undefined : checkInteger(lag, 'maxVersionLag', 0, MAX_VERSION);
+    const pool = this;
+    this.#index = {
+      get size(): number {
+        return pool.#maxVersionLag === undefined ? pool.#size : pool.#denseSize;
+      },
+      positionAt(k: number): number {
+        if (pool.#maxVersionLag === undefined) return k;
+        const position = pool.#dense[k]! - pool.#head;
+        return position < 0 ? position + pool.#capacity : position;
+      },
+      returnAt(k: number): number {
+        return pool.#maxVersionLag === undefined
+          ? pool.#returns[pool.#head + k]!
+          : pool.#returns[pool.#dense[k]!]!;
+      },
+    };
     this.#adopt({ capacity, maxVersionLag, pushedCount: 0, evictedCount: 0, trajectories: [] });
   }
 
@@ -141,7 +192,9 @@ export class ReplayPool implements Iterable<Trajectory> {
     const capacity = this.#capacity;
     let tail = this.#head + this.#size;
     if (tail >= capacity) tail -= capacity;
+    if (this.#size === capacity) this.#leave(tail, this.#slots[tail]!);
     this.#slots[tail] = stored;
+    this.#enter(tail, stored);
     this.#returns[tail] = stored.return;
     this.#returns[tail + capacity] = stored.return;
     if (this.#size === capacity) {
@@ -277,7 +330,41 @@ export class ReplayPool implements Iterable<Trajectory> {
   }
 
   /**
+   * Random access to the trajectories that may be selected at `currentVersion` (the same set as
+   * {@link ReplayPool.selectable}, in an order of the pool's choosing), without copying: what a sampler
+   * needs to draw C of them uniformly in O(C).
+   *
+   * Cost: O(1) without `maxVersionLag`. With it, the selectable set is kept up to date as trajectories are
+   * pushed and evicted (O(1) each), and as the version advances: the trajectories that age out are taken
+   * from per-version lists, so each trajectory leaves once, O(1) amortised per push for versions that
+   * grow by small steps. Asking for an older version than the previous call rebuilds the set (O(N)).
+   *
+   * @param currentVersion - the current policy version, at least the newest version held
+   * @returns a view valid until the next `push`, `restore`, or `selectableIndex` call
+   * @throws RangeError when `currentVersion` is not an integer in [0, 2^32 − 1] or is older than a
+   *   version held
+   * @example
+   * ```ts
+   * const pool = new ReplayPool({ capacity: 4, maxVersionLag: 1 });
+   * pool.push({ actions: [0], logProbs: [-1], versions: 5, return: 7 });
+   * pool.push({ actions: [0], logProbs: [-1], versions: 6, return: 4 });
+   * const index = pool.selectableIndex(7);
+   * console.log(index.size, index.positionAt(0), index.returnAt(0)); // 1 1 4
+   * ```
+   */
+  selectableIndex(currentVersion: number): SelectableIndex {
+    const version = checkInteger(currentVersion, 'currentVersion', 0, MAX_VERSION);
+    this.#checkNewest(version, 'the newest policy version in the pool');
+    if (this.#maxVersionLag !== undefined) this.#advanceWindow(version);
+    return this.#index;
+  }
+
+  /**
    * Staleness of everything held, measured at `currentVersion` (see {@link Staleness}).
+   *
+   * Cost: O(1): read from sums and version multisets kept as trajectories enter and leave. The means
+   * are exact while n·c and the step-version sums stay below 2^53 (e.g. 2^20 trajectories of versions
+   * below 2^32).
    *
    * @param currentVersion - the current policy version, at least the newest version held
    * @returns ages per trajectory and per step, and the share of multi-version trajectories
@@ -290,12 +377,116 @@ export class ReplayPool implements Iterable<Trajectory> {
    */
   staleness(currentVersion: number): Staleness {
     const version = checkInteger(currentVersion, 'currentVersion', 0, MAX_VERSION);
-    if (this.#size === 0) throw new PoolError('EMPTY_POOL', 'staleness of an empty pool is undefined');
-    return measureStaleness(
-      Array.from(this, (t) => t),
-      this.#size,
-      version,
-    );
+    const n = this.#size;
+    if (n === 0) throw new PoolError('EMPTY_POOL', 'staleness of an empty pool is undefined');
+    this.#checkNewest(version, 'the newest policy version among the trajectories');
+    const steps = this.#stepCount;
+    const oldest = version - this.#minVersions.min;
+    return {
+      currentVersion: version,
+      trajectories: n,
+      distinct: n,
+      steps,
+      trajectoryAge: {
+        min: version - this.#minVersions.max,
+        mean: (n * version - this.#minVersionSum) / n,
+        max: oldest,
+      },
+      stepAge: {
+        min: version - this.#maxVersions.max,
+        mean: (steps * version - this.#stepVersionSum) / steps,
+        max: oldest,
+      },
+      multiVersionShare: this.#multiVersion / n,
+    };
+  }
+
+  #checkNewest(version: number, what: string): void {
+    const newest = this.#maxVersions.max;
+    if (newest > version) {
+      throw new RangeError(`currentVersion must be >= ${newest}, ${what}, got ${version}`);
+    }
+  }
+
+  /** Books a trajectory stored in `slot` into the running sums and the selectable set. */
+  #enter(slot: number, t: Trajectory): void {
+    this.#minVersions.add(t.minVersion);
+    this.#maxVersions.add(t.maxVersion);
+    this.#minVersionSum += t.minVersion;
+    this.#stepCount += t.length;
+    this.#stepVersionSum += versionSum(t);
+    if (t.minVersion !== t.maxVersion) this.#multiVersion++;
+    const lag = this.#maxVersionLag;
+    if (lag === undefined) return;
+    const first = this.#buckets.get(t.minVersion) ?? -1;
+    this.#next[slot] = first;
+    this.#previous[slot] = -1;
+    if (first >= 0) this.#previous[first] = slot;
+    this.#buckets.set(t.minVersion, slot);
+    this.#denseOf[slot] = -1;
+    if (this.#windowVersion >= 0 && t.minVersion >= this.#windowVersion - lag) this.#addDense(slot);
+  }
+
+  /** Undoes {@link ReplayPool.#enter} for the trajectory leaving `slot`. */
+  #leave(slot: number, t: Trajectory): void {
+    this.#minVersions.remove(t.minVersion);
+    this.#maxVersions.remove(t.maxVersion);
+    this.#minVersionSum -= t.minVersion;
+    this.#stepCount -= t.length;
+    this.#stepVersionSum -= versionSum(t);
+    if (t.minVersion !== t.maxVersion) this.#multiVersion--;
+    if (this.#maxVersionLag === undefined) return;
+    const before = this.#previous[slot]!;
+    const after = this.#next[slot]!;
+    if (before >= 0) this.#next[before] = after;
+    else if (after >= 0) this.#buckets.set(t.minVersion, after);
+    else this.#buckets.delete(t.minVersion);
+    if (after >= 0) this.#previous[after] = before;
+    if (this.#denseOf[slot]! >= 0) this.#removeDense(slot);
+  }
+
+  #addDense(slot: number): void {
+    this.#dense[this.#denseSize] = slot;
+    this.#denseOf[slot] = this.#denseSize++;
+  }
+
+  #removeDense(slot: number): void {
+    const k = this.#denseOf[slot]!;
+    const last = this.#dense[--this.#denseSize]!;
+    this.#dense[k] = last;
+    this.#denseOf[last] = k;
+    this.#denseOf[slot] = -1;
+  }
+
+  /** Brings the selectable set to `version`: the trajectories whose minVersion falls below the cut leave. */
+  #advanceWindow(version: number): void {
+    const lag = this.#maxVersionLag!;
+    if (this.#windowVersion < 0 || version < this.#windowVersion) {
+      this.#denseSize = 0;
+      for (let position = 0; position < this.#size; position++) {
+        let slot = this.#head + position;
+        if (slot >= this.#capacity) slot -= this.#capacity;
+        this.#denseOf[slot] = -1;
+        if (this.#slots[slot]!.minVersion >= version - lag) this.#addDense(slot);
+      }
+      this.#windowVersion = version;
+      return;
+    }
+    const from = this.#windowVersion - lag;
+    const to = version - lag;
+    this.#windowVersion = version;
+    if (to <= from) return;
+    if (to - from <= this.#buckets.size) {
+      for (let v = from; v < to; v++) this.#ageOut(this.#buckets.get(v));
+    } else {
+      for (const [v, first] of this.#buckets) if (v >= from && v < to) this.#ageOut(first);
+    }
+  }
+
+  #ageOut(first: number | undefined): void {
+    for (let slot = first ?? -1; slot >= 0; slot = this.#next[slot]!) {
+      if (this.#denseOf[slot]! >= 0) this.#removeDense(slot);
+    }
   }
 
   /**
@@ -322,9 +513,8 @@ export class ReplayPool implements Iterable<Trajectory> {
       throw new TypeError(`positions must be an array of pool positions, got ${describeValue(positions)}`);
     }
     if (count === 0) throw new RangeError('positions must hold at least one position, got an empty array');
-    const seen = new Uint8Array(this.#size);
+    const seen = new Set<number>();
     const selected: Trajectory[] = new Array(count);
-    let distinct = 0;
     for (let i = 0; i < count; i++) {
       const p = positions[i];
       if (typeof p !== 'number' || !Number.isInteger(p) || p < 0 || p >= this.#size) {
@@ -332,13 +522,10 @@ export class ReplayPool implements Iterable<Trajectory> {
           `positions[${i}] must be an integer in [0, ${this.#size}), got ${describeValue(p)}`,
         );
       }
-      if (seen[p] === 0) {
-        seen[p] = 1;
-        distinct++;
-      }
+      seen.add(p);
       selected[i] = this.#at(p);
     }
-    return measureStaleness(selected, distinct, version);
+    return measureStaleness(selected, seen.size, version);
   }
 
   /**
@@ -428,5 +615,23 @@ export class ReplayPool implements Iterable<Trajectory> {
     this.#pushed = state.pushedCount;
     this.#evicted = state.evictedCount;
     this.#modifications++;
+    this.#minVersions.clear();
+    this.#maxVersions.clear();
+    this.#minVersionSum = 0;
+    this.#stepCount = 0;
+    this.#stepVersionSum = 0;
+    this.#multiVersion = 0;
+    this.#windowVersion = -1;
+    this.#denseSize = 0;
+    this.#buckets.clear();
+    if (state.maxVersionLag !== undefined) {
+      this.#dense = new Int32Array(capacity);
+      this.#denseOf = new Int32Array(capacity);
+      this.#next = new Int32Array(capacity);
+      this.#previous = new Int32Array(capacity);
+    }
+    trajectories.forEach((t, position) => {
+      this.#enter(position, t);
+    });
   }
 }
