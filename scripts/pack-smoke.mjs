@@ -21,7 +21,21 @@ try {
   const app = join(work, 'app');
   run('mkdir', ['-p', app], work);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'smoke', private: true, type: 'module' }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', resolve(work, tarball)], app);
+  // Workspace dependencies (`workspace:` ranges, e.g. @ftw/selection for @ftw/agent-data) are not on the
+  // registry yet: pack them too and install their tarballs alongside, as npm would fetch them once published.
+  const deps = join(work, 'deps');
+  run('mkdir', ['-p', deps], work);
+  const { dependencies = {} } = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+  for (const [dep, range] of Object.entries(dependencies)) {
+    if (String(range).startsWith('workspace:'))
+      run('pnpm', ['pack', '--pack-destination', deps], join(pkgDir, '..', dep.split('/')[1]));
+  }
+  const depTarballs = readdirSync(deps).map((f) => join(deps, f));
+  run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error', resolve(work, tarball), ...depTarballs],
+    app,
+  );
 
   writeFileSync(
     join(app, 'esm.mjs'),
