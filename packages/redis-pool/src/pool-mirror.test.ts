@@ -42,12 +42,12 @@ describe('PoolMirror', () => {
     const mirror = await PoolMirror.open(server().url, { name, readChunk: 2 });
     expect(await mirror.sync()).toEqual({ added: 0, skipped: 0, lag: 0 });
     const first = await pool.pushMany([one(0), one(1), one(2)]);
-    expect(await mirror.sync()).toEqual({ added: 3, skipped: 0, lag: 0 });
+    expect(await mirror.sync()).toEqual({ added: 3, skipped: 0, lag: 3 });
     expect(await mirror.sync()).toEqual({ added: 0, skipped: 0, lag: 0 });
     expect([0, 1, 2].map((p) => mirror.entryIdAt(p))).toEqual(first.map((r) => r.entryId));
     // 12 new entries: only the newest 5 are read.
     const later = await pool.pushMany(Array.from({ length: 12 }, (_, k) => one(3 + k)));
-    expect(await mirror.sync()).toEqual({ added: 5, skipped: 0, lag: 0 });
+    expect(await mirror.sync()).toEqual({ added: 5, skipped: 0, lag: 12 });
     expect(Array.from(mirror.pool.returns())).toEqual([10, 11, 12, 13, 14]);
     expect(mirror.range()).toEqual({ first: later[7]!.entryId, last: later[11]!.entryId, size: 5 });
     expect(mirror.pool.at(4).metadata).toEqual({ r: 14 });
@@ -63,7 +63,7 @@ describe('PoolMirror', () => {
     const waiting = mirror.sync({ blockMs: 5000 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     await pool.push(one(7));
-    expect(await waiting).toEqual({ added: 1, skipped: 0, lag: 0 });
+    expect(await waiting).toEqual({ added: 1, skipped: 0, lag: 1 });
     await expect(mirror.sync({ blockMs: -1 })).rejects.toThrow(
       /options.blockMs must be an integer >= 0, got -1/,
     );
@@ -81,7 +81,7 @@ describe('PoolMirror', () => {
     await client.xAdd(`{${name}}:trajectories`, '*', { something: 'else' });
     await pool.push(one(2));
     const result = await mirror.sync();
-    expect(result).toEqual({ added: 2, skipped: 2, lag: 0 });
+    expect(result).toEqual({ added: 2, skipped: 2, lag: 2 });
     expect(mirror.malformedCount).toBe(2);
     expect(mirror.lastMalformedReason).toMatch(/missing field id, n or t/);
     expect(Array.from(mirror.pool.returns())).toEqual([1, 2]);

@@ -24,7 +24,11 @@ export interface SyncResult {
   readonly added: number;
   /** Entries read but skipped as malformed (counted in {@link PoolMirror.malformedCount}). */
   readonly skipped: number;
-  /** Trajectories inserted on the server but not yet in the mirror when this sync's read ran. */
+  /**
+   * How far behind the mirror was: trajectories inserted on the server (counter read with the first
+   * chunk) after the newest one the mirror held before this sync. When it exceeds N, the older ones were
+   * never read (they are not among the newest N); either way the mirror is then current.
+   */
   readonly lag: number;
 }
 
@@ -202,7 +206,7 @@ export class PoolMirror {
    * waits up to that long for at least one new entry.
    *
    * @param options - `blockMs`: wait for a new entry (0 = do not wait)
-   * @returns entries added, skipped, and the lag in entries
+   * @returns entries added, skipped, and how many entries behind the mirror was
    * @throws RedisPoolError `CONNECTION_LOST`
    */
   async sync(options: { readonly blockMs?: number } = {}): Promise<SyncResult> {
@@ -246,6 +250,7 @@ export class PoolMirror {
       if (reply.length < count) break;
       upper = `(${reply[reply.length - 1]![0].toString()}`;
     }
+    const lag = Math.max(0, inserts - this.#newestInsert);
     let added = 0;
     let skipped = 0;
     for (let k = collected.length - 1; k >= 0; k--) {
@@ -263,7 +268,7 @@ export class PoolMirror {
       added++;
     }
     if (collected.length > 0) this.#lastId = collected[0]![0].toString();
-    return { added, skipped, lag: Math.max(0, inserts - this.#newestInsert) };
+    return { added, skipped, lag };
   }
 
   /**
