@@ -57,6 +57,42 @@ describe('ftw dataset', () => {
     expect(stdout).toMatch(/warning: K = 3 exceeds the 1\.\d\d successes/);
   });
 
+  it("runs the package README's two commands: the example agent's AI SDK log to an OpenAI fine-tuning file", async () => {
+    // node packages/agent-data/examples/scripted-agent.mjs --shape ai-sdk --runs 2000 --success-rate 0.3 --seed 1 --out runs.jsonl
+    const input = join(dir, 'runs.jsonl');
+    writeFileSync(input, scriptedLog({ shape: 'ai-sdk', runs: 2000, successRate: 0.3, seed: 1 }));
+    const out = join(dir, 'readme-sft.jsonl');
+    const code = await ftw(
+      ...['--input', input, '--from', 'ai-sdk', '--capacity', '1000', '--batch-size', '8', '--keep', '2'],
+      ...[
+        '--batches',
+        '500',
+        '--threshold',
+        '0',
+        '--tie-break',
+        'fewer-turns',
+        '--format',
+        'openai',
+        '--out',
+        out,
+      ],
+    );
+    expect(code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(dir, 'readme-sft.manifest.json'), 'utf8'));
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(manifest.output.lines);
+    expect(manifest.report.eliteFailures).toBe(0);
+    expect(manifest.window.size).toBe(1000);
+    // Every line is an OpenAI chat example that ends with the agent's correct final answer.
+    for (const line of lines) {
+      const { messages } = JSON.parse(line);
+      const task = messages[1].content.match(/\((\d+) \+ (\d+)\) \* (\d+)/);
+      expect(messages.at(-1).content).toBe(
+        `The answer is ${(Number(task[1]) + Number(task[2])) * Number(task[3])}.`,
+      );
+    }
+  });
+
   it('writes byte-identical files for the same seed and input, and different ones for another seed', async () => {
     const input = log('same.jsonl', 'ftw');
     const run = async (name: string, seed: string) => {
