@@ -169,7 +169,7 @@ function groupConfig(run: RunData, strings: Readonly<Record<string, string>>): R
     const methods = isRecord(scenario) && Array.isArray(scenario['methods']) ? scenario['methods'] : [];
     const method = methods.find((m) => isRecord(m) && m['label'] === strings['method']);
     if (isRecord(method) && isRecord(method['config'])) {
-      return { ...rest, scenario: strings['scenario'], method: strings['method'], ...method['config'] };
+      return { ...rest, scenario: strings['scenario'], label: strings['method'], ...method['config'] };
     }
   }
   return { ...run.config };

@@ -65,9 +65,9 @@ function rows(values: FigureOneValues): object[] {
     if (ys === null) return;
     for (const i of minMaxBuckets(ys, DRAWN / 2)) out.push({ series, rank: i + 1, p: ys[i] });
   };
-  add('Eq. 5 (distinct returns)', values.exact);
-  add('ties broken at random', values.ties);
-  add(`only returns > ${values.threshold}`, values.thresholded);
+  add(SERIES[0]!, values.exact);
+  add(SERIES[1]!, values.ties);
+  add(SERIES[2]!, values.thresholded);
   return out;
 }
 
@@ -97,6 +97,8 @@ function valuesTable(values: FigureOneValues): string {
   return `<div class="table-wrap"><table id="figure-1-table"><caption>P(r | N = ${values.n}, C = ${values.c}, K = ${values.k}) at a few ranks</caption><thead>${head}</thead><tbody>${body}${total}</tbody></table></div>`;
 }
 
+const SERIES = ['Eq. 5 (distinct returns)', 'ties broken at random', 'only returns above the threshold'];
+
 function spec(n: number, values: object[], width: number): object {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -104,12 +106,23 @@ function spec(n: number, values: object[], width: number): object {
     height: 280,
     autosize: { type: 'fit-x', contains: 'padding' },
     data: { name: 'occupancy', values },
-    mark: { type: 'line', interpolate: 'step-after', strokeWidth: 2 },
+    mark: { type: 'line', strokeWidth: 2, point: n <= 64 },
     params: [{ name: 'zoomRank', select: { type: 'interval', encodings: ['x'] }, bind: 'scales' }],
     encoding: {
-      x: { field: 'rank', type: 'quantitative', title: `rank r (1 = highest return, N = ${n})` },
+      x: {
+        field: 'rank',
+        type: 'quantitative',
+        title: `rank r (1 = highest return, N = ${n})`,
+        axis: { tickMinStep: 1, format: 'd' },
+      },
       y: { field: 'p', type: 'quantitative', title: 'P(r) per elite slot' },
-      color: { field: 'series', type: 'nominal', title: null, legend: { orient: 'top-right' } },
+      color: {
+        field: 'series',
+        type: 'nominal',
+        title: null,
+        scale: { domain: SERIES, range: ['#4e79a7', '#f28e2b', '#e15759'] },
+        legend: { orient: 'top-right' },
+      },
       tooltip: [{ field: 'series' }, { field: 'rank' }, { field: 'p', title: 'P(r)', format: '.6~g' }],
     },
   };

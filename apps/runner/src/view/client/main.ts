@@ -7,9 +7,9 @@ import { countMarks, EMBED_OPTIONS, type VegaView, vegaGlobals } from './vega-gl
 
 /** What the page exposes on `window.ftwView`, for the console and for the browser tests. */
 export interface PageApi {
-  /** Resolves when the charts in view at load and the Figure 1 widget are drawn (rejects on a failure). */
+  /** Resolves when what is in view at load is drawn (rejects on a failure); the rest is drawn on scrolling. */
   readonly ready: Promise<void>;
-  /** Draws every chart not drawn yet (charts are drawn as they scroll into view); resolves when done. */
+  /** Draws every chart and the Figure 1 widget not drawn yet; resolves when done. */
   readonly renderAll: () => Promise<void>;
   /** The learning-curve charts drawn so far: their Vega views by element id. */
   readonly views: Map<string, VegaView>;
@@ -68,7 +68,7 @@ function start(): PageApi {
       const started = performance.now();
       const target = document.querySelector<HTMLElement>(`#${id} .vega`)!;
       const rows = curveRows(chart, model.groups);
-      const width = Math.max(300, target.clientWidth - 90);
+      const width = Math.max(300, target.clientWidth - 36);
       const result = await embed(
         target,
         curveChartSpec(chart, model.groups, rows, width, state),
@@ -83,7 +83,17 @@ function start(): PageApi {
   };
   const inView = (id: string): boolean => {
     const rect = document.getElementById(id)!.getBoundingClientRect();
-    return rect.top < window.innerHeight + 300 && rect.bottom > -300;
+    return rect.top < window.innerHeight && rect.bottom > 0;
+  };
+  // The Figure 1 widget is drawn once, when it comes near the viewport or when everything is asked for.
+  let widget: Promise<void> | undefined;
+  const drawWidget = (): Promise<void> => {
+    widget ??= queue.then(() =>
+      mountFigureOne((values) => {
+        api.figure1 = values;
+      }),
+    );
+    return widget;
   };
   const observer = new IntersectionObserver(
     (entries) => {
@@ -96,11 +106,20 @@ function start(): PageApi {
     { rootMargin: AHEAD },
   );
   for (const id of charts.keys()) observer.observe(document.getElementById(id)!);
+  const widgetObserver = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      widgetObserver.disconnect();
+      void drawWidget().catch(report);
+    },
+    { rootMargin: AHEAD },
+  );
+  widgetObserver.observe(document.getElementById('figure-1')!);
 
   const api: PageApi = {
     ready: Promise.resolve(),
     renderAll: async () => {
-      await Promise.all([...charts.keys()].map(draw));
+      await Promise.all([...[...charts.keys()].map(draw), drawWidget()]);
     },
     views,
     markCount: (id) => {
@@ -115,10 +134,9 @@ function start(): PageApi {
     chartMs,
   };
   const ready = (async () => {
-    await Promise.all([...charts.keys()].filter(inView).map(draw));
-    await mountFigureOne((values) => {
-      api.figure1 = values;
-    });
+    const visible = [...charts.keys()].filter(inView).map(draw);
+    if (inView('figure-1')) visible.push(drawWidget());
+    await Promise.all(visible);
     api.renderMs = performance.now();
   })();
   ready.catch(report);

@@ -1,0 +1,178 @@
+// Size and drawing time of the `ftw view` page of a large run: 100 seeds × 10^4 iterations (a million
+// lines of metrics.ndjson), against a floor measured in the same run: the page of a one-seed, ten-iteration
+// run, which carries the same inlined libraries and the same number of charts. Goals: the page under 5 MB,
+// the charts in view drawn in about a second (printed beside each figure; exit code 1 when the size goal or
+// twice the time goal is missed, the time being noisy on a shared machine).
+//
+//   node bench/view-page.mjs                 # synthesises the large run (seeded random walks)
+//   node bench/view-page.mjs --run runs/big  # a real run, e.g. ftw train --iterations 10000 --seeds 0..99
+//
+// Needs the built CLI (pnpm --filter @ftw/runner build) and Debian's chromium.
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const RUNNER = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(RUNNER, 'dist', 'cli.js');
+const SIZE_GOAL = 5e6;
+const READY_GOAL_MS = 1000;
+const ROUNDS = 3;
+
+/** A seeded uniform [0, 1) stream (mulberry32): the synthetic curves are the same on every run. */
+function uniform(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Writes a run folder in the runner's format with `seeds` × `iterations` lines of learning-curve-like data. */
+async function synthesise(dir, seeds, iterations) {
+  mkdirSync(dir, { recursive: true });
+  const config = {
+    command: 'train',
+    method: 'ftw',
+    environment: { kind: 'gaussian', means: [1, 0.3], sds: [0.2, 0.2] },
+    capacity: 128,
+    batchSize: 5,
+    keep: 1,
+    batches: 4,
+    iterations,
+    rollouts: 1,
+    seeds: Array.from({ length: seeds }, (_, s) => s),
+  };
+  writeFileSync(join(dir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  writeFileSync(join(dir, 'summary.json'), `${JSON.stringify({ command: 'train' })}\n`);
+  const out = createWriteStream(join(dir, 'metrics.ndjson'));
+  for (let seed = 0; seed < seeds; seed++) {
+    const random = uniform(seed + 1);
+    let p = 0.5;
+    let regret = 0;
+    const lines = [];
+    for (let iteration = 1; iteration <= iterations; iteration++) {
+      p = Math.min(0.999, Math.max(0.001, p + (0.002 + 0.01 * (random() - 0.5)) * (1 - p)));
+      regret += (1 - p) * 0.7;
+      const kl = random() * 1e-3 * (1 - p);
+      lines.push(
+        JSON.stringify({
+          seed,
+          iteration,
+          samples: iteration,
+          reward: p + 0.2 * (random() - 0.5),
+          optimalProbability: p,
+          regret,
+          klMean: kl,
+          klMax: 2 * kl,
+          tvMax: Math.sqrt(kl),
+          updated: iteration > 5,
+          eliteMean: iteration > 5 ? 1 + 0.1 * random() : null,
+          eliteSpread: iteration > 5 ? 0.1 * random() : null,
+          selected: iteration > 5 ? 4 : null,
+          poolStaleness: iteration > 5 ? Math.min(iteration, 128) / 2 + random() : null,
+          selectionStaleness: iteration > 5 ? Math.min(iteration, 128) / 3 + random() : null,
+        }),
+      );
+    }
+    if (!out.write(`${lines.join('\n')}\n`)) await new Promise((resolve) => out.once('drain', resolve));
+  }
+  await new Promise((resolve) => out.end(resolve));
+}
+
+function view(runs, file) {
+  execFileSync(process.execPath, [CLI, 'view', ...runs, '--out', file, '--quiet'], { stdio: 'inherit' });
+  return statSync(file).size;
+}
+
+async function drawTimes(browser, file) {
+  const ready = [];
+  const all = [];
+  const readyBusy = [];
+  const allBusy = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    // Main-thread busy time (Chrome's TaskDuration) as well as wall time: on a shared machine the wall
+    // time includes waiting for a core, the busy time much less so.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const busy = async () =>
+      (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(pathToFileURL(file).href);
+    ready.push(
+      await page.evaluate(async () => {
+        await ftwView.ready;
+        return ftwView.renderMs;
+      }),
+    );
+    readyBusy.push(await busy());
+    all.push(
+      await page.evaluate(async () => {
+        await ftwView.renderAll();
+        return performance.now();
+      }),
+    );
+    allBusy.push(await busy());
+    if (errors.length > 0) throw new Error(`the page logged errors: ${errors.join('; ')}`);
+    await page.close();
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { ready: median(ready), all: median(all), readyBusy: median(readyBusy), allBusy: median(allBusy) };
+}
+
+const args = process.argv.slice(2);
+const given = args.indexOf('--run') >= 0 ? args[args.indexOf('--run') + 1] : undefined;
+const work = mkdtempSync(join(tmpdir(), 'ftw-view-bench-'));
+try {
+  const large = given ?? join(work, 'large');
+  if (given === undefined) await synthesise(large, 100, 10_000);
+  const small = join(work, 'floor');
+  await synthesise(small, 1, 10);
+  const started = performance.now();
+  const size = view([large], join(work, 'large.html'));
+  const viewMs = performance.now() - started;
+  const floorSize = view([small], join(work, 'floor.html'));
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const floor = await drawTimes(browser, join(work, 'floor.html'));
+  const target = await drawTimes(browser, join(work, 'large.html'));
+  await browser.close();
+  const mb = (b) => `${(b / 1e6).toFixed(2)} MB`;
+  console.log(
+    `ftw view of ${given ?? '100 seeds × 10^4 iterations (synthetic)'}: ftw view took ${(viewMs / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `page size        ${mb(size)} (floor ${mb(floorSize)}, ratio ${(size / floorSize).toFixed(2)})   goal < ${mb(SIZE_GOAL)}`,
+  );
+  console.log(
+    `charts in view   ${target.ready.toFixed(0)} ms (floor ${floor.ready.toFixed(0)} ms, ratio ${(target.ready / floor.ready).toFixed(2)})   goal about ${READY_GOAL_MS} ms`,
+  );
+  console.log(
+    `every chart      ${target.all.toFixed(0)} ms (floor ${floor.all.toFixed(0)} ms, ratio ${(target.all / floor.all).toFixed(2)})`,
+  );
+  console.log(
+    `main-thread busy ${target.readyBusy.toFixed(0)} ms to the charts in view (floor ${floor.readyBusy.toFixed(0)} ms), ${target.allBusy.toFixed(0)} ms to every chart (floor ${floor.allBusy.toFixed(0)} ms)`,
+  );
+  const missed = (size >= SIZE_GOAL ? 1 : 0) + (target.ready > 2 * READY_GOAL_MS ? 1 : 0);
+  console.log(missed === 0 ? 'goals met' : `${missed} goal(s) missed`);
+  if (missed > 0) process.exitCode = 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

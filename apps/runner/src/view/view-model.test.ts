@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { meanInterval } from '../stats/mean-interval.js';
+import type { RunData } from './run-data.js';
+import { viewModel } from './view-model.js';
+
+const bernoulli = { kind: 'bernoulli', probs: [0.2, 0.8] };
+const gaussian = { kind: 'gaussian', means: [1, 0.3], sds: [0.2, 0.2] };
+
+/** A train run whose metric at iteration t of seed s is f(s, t) (and a new metric the view has never seen). */
+function trainRun(
+  name: string,
+  seeds: number,
+  iterations: number,
+  f: (s: number, t: number) => number,
+  config: Record<string, unknown> = {},
+): RunData {
+  const metrics = [];
+  for (let s = 0; s < seeds; s++) {
+    for (let t = 1; t <= iterations; t++) {
+      metrics.push({
+        seed: s,
+        iteration: t,
+        samples: 2 * t,
+        optimalProbability: f(s, t),
+        successRate: t % 2,
+        isWeightEss: t < 3 ? null : t,
+        updated: true,
+      });
+    }
+  }
+  return {
+    name,
+    config: {
+      command: 'train',
+      method: 'ftw',
+      environment: bernoulli,
+      capacity: 64,
+      batchSize: 8,
+      keep: 2,
+      ...config,
+    },
+    metrics,
+    summary: {
+      finalOptimalProbability: { n: seeds, mean: 0.5, halfWidth: 0.1, sd: 0.1 },
+      environmentSteps: 2 * iterations,
+    },
+  };
+}
+
+describe('viewModel', () => {
+  it('discovers every numeric metric, known ones first with their labels, booleans and fixed fields left out', () => {
+    const model = viewModel([trainRun('a', 2, 5, (s, t) => s + t)]);
+    expect(model.environments[0]!.charts.map((c) => c.metric)).toEqual([
+      'optimalProbability',
+      'successRate',
+      'isWeightEss',
+    ]);
+    expect(model.environments[0]!.charts.map((c) => c.title)).toEqual([
+      'Probability of the optimal action',
+      'Success rate',
+      'Is weight ess',
+    ]);
+    expect(model.environments[0]!.charts[1]!.unitInterval).toBe(true);
+    // Nulls are left out of the curves, not drawn as zeros.
+    const ess = model.environments[0]!.charts[2]!.curves.find((c) => c.s === 0)!;
+    expect(ess.x).toEqual([6, 8, 10]);
+    expect(model.figure1).toEqual({ n: 64, c: 8, k: 2, threshold: null });
+  });
+
+  it('draws each seed and the mean with the 95% Student-t band of meanInterval', () => {
+    const f = (s: number, t: number): number => Math.sin(3 * s + t) / (1 + s);
+    const model = viewModel([trainRun('a', 4, 30, f)]);
+    const chart = model.environments[0]!.charts[0]!;
+    expect(chart.curves.filter((c) => c.s !== null).map((c) => c.s)).toEqual([0, 1, 2, 3]);
+    const mean = chart.curves.find((c) => c.s === null)!;
+    expect(mean.x).toEqual(Array.from({ length: 30 }, (_, i) => 2 * (i + 1)));
+    for (const [i, x] of mean.x.entries()) {
+      const t = x / 2;
+      const interval = meanInterval([0, 1, 2, 3].map((s) => f(s, t)));
+      // Values are kept to 5 significant digits in the page.
+      expect(mean.y[i]).toBeCloseTo(interval.mean, 4);
+      expect(mean.lo![i]).toBeCloseTo(interval.mean - interval.halfWidth, 4);
+      expect(mean.hi![i]).toBeCloseTo(interval.mean + interval.halfWidth, 4);
+    }
+  });
+
+  it('keeps 100 seeds × 10^4 iterations to a few thousand points per chart, extremes included', () => {
+    const run = trainRun('big', 100, 10_000, (s, t) => (t === 5_000 + s ? 7 : Math.sin(t / 100 + s) / 2));
+    const model = viewModel([run]);
+    const chart = model.environments[0]!.charts[0]!;
+    const points = chart.curves.reduce((n, c) => n + c.x.length, 0);
+    expect(points).toBeLessThanOrEqual(100 * 2 * 25 + 100 * 2 + 2 * 250 + 2);
+    // Every seed's spike survives the thinning.
+    for (const c of chart.curves.filter((k) => k.s !== null)) expect(Math.max(...c.y)).toBe(7);
+    expect(JSON.stringify(model).length).toBeLessThan(3e6);
+  });
+
+  it('splits runs by environment, labels compare methods and lists the configuration keys that differ', () => {
+    const compare: RunData = {
+      name: 'cmp',
+      config: {
+        command: 'compare',
+        seeds: [0, 1],
+        scenarios: [
+          {
+            name: 'g',
+            methods: [
+              { label: 'ftw-sampled', config: { method: 'ftw', environment: gaussian, keep: 1 } },
+              { label: 'ppo', config: { method: 'ppo', environment: gaussian, keep: 1 } },
+            ],
+          },
+        ],
+      },
+      metrics: ['ftw-sampled', 'ppo'].flatMap((method) =>
+        [0, 1].flatMap((seed) =>
+          [1, 2, 3].map((t) => ({ scenario: 'g', method, seed, iteration: t, samples: 4 * t, reward: t })),
+        ),
+      ),
+      summary: {
+        scenarios: [
+          {
+            name: 'g',
+            methods: [
+              { label: 'ftw-sampled', meanReward: { n: 2, mean: 2, halfWidth: 0, sd: 0 } },
+              { label: 'ppo', meanReward: { n: 2, mean: 1.23456, halfWidth: 0.5, sd: 0.1 } },
+            ],
+          },
+        ],
+      },
+    };
+    const model = viewModel([trainRun('t', 2, 3, () => 0.5), compare]);
+    expect(model.groups.map((g) => [g.label, g.method, g.environment])).toEqual([
+      ['t · ftw', 'ftw', 0],
+      ['cmp · g · ftw-sampled', 'ftw-sampled', 1],
+      ['cmp · g · ppo', 'ppo', 1],
+    ]);
+    expect(model.environments.map((e) => e.label)).toEqual([
+      'Bernoulli bandit, success probabilities 0.2, 0.8',
+      'Gaussian bandit, means 1, 0.3, sd 0.2',
+    ]);
+    expect(model.notices[0]).toMatch(
+      /2 different environments.*1\. Bernoulli.*: t · ftw; 2\. Gaussian.*: cmp · g · ftw-sampled, cmp · g · ppo/,
+    );
+    const summary = model.environments[1]!.tables[0]!;
+    expect(summary.columns).toEqual(['run', 'mean reward']);
+    expect(summary.rows).toEqual([
+      ['cmp · g · ftw-sampled', '2.000 ± 0.000'],
+      ['cmp · g · ppo', '1.235 ± 0.500'],
+    ]);
+    expect(model.configDiff.keys).toEqual(
+      expect.arrayContaining(['command', 'environment.kind', 'method', 'label', 'keep']),
+    );
+    const value = (key: string): readonly string[] =>
+      model.configDiff.values[model.configDiff.keys.indexOf(key)]!;
+    expect(value('method')).toEqual(['ftw', 'ftw', 'ppo']);
+    expect(value('label')).toEqual(['—', 'ftw-sampled', 'ppo']);
+    expect(value('keep')).toEqual(['2', '1', '1']);
+  });
+});
