@@ -1,6 +1,7 @@
 import { describeValue } from '@ftw/internal';
 import { AgentDataError } from './agent-data-error.js';
 import type { LoggedTrajectory } from './open-trajectories.js';
+import type { Trajectory } from './trajectory-schema.js';
 
 /** The newest N trajectories of a log, oldest first: FTW's FIFO pool over logged runs. */
 export interface TrajectoryWindow {
@@ -30,14 +31,36 @@ export function orderKey(logged: LoggedTrajectory): number {
   return logged.line;
 }
 
-function newer(a: LoggedTrajectory, ka: number, b: LoggedTrajectory, kb: number): boolean {
+/**
+ * A kept run: the flat JSON text when the reader had it (cheap for the garbage collector to hold and drop:
+ * one string instead of hundreds of objects that would be promoted and later evicted), else the object.
+ */
+interface Entry {
+  readonly line: number;
+  readonly text: string | undefined;
+  readonly item: LoggedTrajectory | undefined;
+}
+
+function newer(a: Entry, ka: number, b: Entry, kb: number): boolean {
   return ka > kb || (ka === kb && a.line > b.line);
+}
+
+function toEntry(item: LoggedTrajectory): Entry {
+  return item.text === undefined
+    ? { line: item.line, text: undefined, item }
+    : { line: item.line, text: item.text, item: undefined };
+}
+
+function toItem(entry: Entry): LoggedTrajectory {
+  // The text is the JSON of a trajectory the reader validated: parsing it gives that trajectory back.
+  return entry.item ?? { trajectory: JSON.parse(entry.text!) as Trajectory, line: entry.line };
 }
 
 /**
  * Keeps the newest `capacity` trajectories of a stream, in memory bounded by `capacity` whatever the
  * length of the log: a binary min-heap on the order key ({@link orderKey}) holds the window, and a run
- * older than the oldest kept one is dropped at once. O(log N) per run.
+ * older than the oldest kept one is dropped at once. O(log N) per run. Runs whose line text is their JSON
+ * (native lines) are held as that text and parsed back once at the end.
  *
  * @param stream - trajectories with their lines (from `openTrajectories`)
  * @param options - `capacity` N, a positive integer
@@ -58,18 +81,18 @@ export async function collectWindow(
   if (!Number.isSafeInteger(capacity) || capacity < 1) {
     throw new RangeError(`capacity must be a positive integer, got ${describeValue(capacity)}`);
   }
-  const heap: LoggedTrajectory[] = [];
+  const heap: Entry[] = [];
   const keys: number[] = [];
   let seen = 0;
   for await (const item of stream) {
     seen++;
     const key = orderKey(item);
     if (heap.length < capacity) {
-      heap.push(item);
+      heap.push(toEntry(item));
       keys.push(key);
       siftUp(heap, keys, heap.length - 1);
-    } else if (newer(item, key, heap[0]!, keys[0]!)) {
-      heap[0] = item;
+    } else if (key > keys[0]! || (key === keys[0]! && item.line > heap[0]!.line)) {
+      heap[0] = toEntry(item);
       keys[0] = key;
       siftDown(heap, keys, 0);
     }
@@ -77,7 +100,7 @@ export async function collectWindow(
   if (heap.length === 0) throw new AgentDataError('EMPTY_WINDOW', 'the input holds no valid trajectory');
   const order = heap.map((_, i) => i);
   order.sort((a, b) => keys[a]! - keys[b]! || heap[a]!.line - heap[b]!.line);
-  const items = order.map((i) => heap[i]!);
+  const items = order.map((i) => toItem(heap[i]!));
   const ids = new Map<string, number>();
   for (const { trajectory, line } of items) {
     const previous = ids.get(trajectory.id);
@@ -92,7 +115,7 @@ export async function collectWindow(
   return { items, seen, evicted: seen - items.length };
 }
 
-function siftUp(heap: LoggedTrajectory[], keys: number[], i: number): void {
+function siftUp(heap: Entry[], keys: number[], i: number): void {
   while (i > 0) {
     const parent = (i - 1) >> 1;
     if (!newer(heap[parent]!, keys[parent]!, heap[i]!, keys[i]!)) break;
@@ -101,7 +124,7 @@ function siftUp(heap: LoggedTrajectory[], keys: number[], i: number): void {
   }
 }
 
-function siftDown(heap: LoggedTrajectory[], keys: number[], i: number): void {
+function siftDown(heap: Entry[], keys: number[], i: number): void {
   const n = heap.length;
   for (;;) {
     const left = 2 * i + 1;
@@ -115,7 +138,7 @@ function siftDown(heap: LoggedTrajectory[], keys: number[], i: number): void {
   }
 }
 
-function swap(heap: LoggedTrajectory[], keys: number[], a: number, b: number): void {
+function swap(heap: Entry[], keys: number[], a: number, b: number): void {
   const t = heap[a]!;
   heap[a] = heap[b]!;
   heap[b] = t;

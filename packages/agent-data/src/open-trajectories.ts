@@ -18,6 +18,11 @@ export interface LineIssue {
 export interface LoggedTrajectory {
   readonly trajectory: Trajectory;
   readonly line: number;
+  /**
+   * The line's text when it is exactly the trajectory's JSON (a native line that passed the fast check
+   * unchanged), so that a window can hold the flat string instead of the object graph.
+   */
+  readonly text?: string;
 }
 
 /** Counts of a read, final once the iteration has ended. */
@@ -107,7 +112,7 @@ export function openTrajectories(
       // The fast check accepts exactly what zod would return unchanged; anything else goes to zod.
       if (isTrajectory(candidate)) {
         stats.valid++;
-        yield { trajectory: candidate, line };
+        yield candidate === value ? { trajectory: candidate, line, text } : { trajectory: candidate, line };
         continue;
       }
       const parsed = trajectorySchema.safeParse(candidate);
