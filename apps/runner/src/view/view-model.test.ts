@@ -139,7 +139,7 @@ describe('viewModel', () => {
       'Gaussian bandit, means 1, 0.3, sd 0.2',
     ]);
     expect(model.notices[0]).toMatch(
-      /2 different environments.*1\. Bernoulli.*: t · ftw; 2\. Gaussian.*: cmp · g · ftw-sampled, cmp · g · ppo/,
+      /2 different environments.*1\. Bernoulli bandit, success probabilities 0\.2, 0\.8: t; 2\. Gaussian.*: cmp\)\.$/,
     );
     const summary = model.environments[1]!.tables[0]!;
     expect(summary.columns).toEqual(['run', 'mean reward']);

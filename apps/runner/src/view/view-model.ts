@@ -431,15 +431,11 @@ export function viewModel(runs: readonly RunData[]): ViewModel {
   });
   const notices: string[] = [];
   if (environments.length > 1) {
+    const runsOf = (key: string): string =>
+      [...new Set(groups.filter((g) => g.environmentKey === key).map((g) => g.run.name))].join(', ');
     notices.push(
       `These runs use ${environments.length} different environments, whose curves cannot be compared on one axis: each environment has its own section (${environments
-        .map(
-          (e, i) =>
-            `${i + 1}. ${e.label}: ${groups
-              .filter((g) => g.environmentKey === environmentKeys[i])
-              .map((g) => labels[groups.indexOf(g)])
-              .join(', ')}`,
-        )
+        .map((e, i) => `${i + 1}. ${e.label}: ${runsOf(environmentKeys[i]!)}`)
         .join('; ')}).`,
     );
   }

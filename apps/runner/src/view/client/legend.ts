@@ -89,10 +89,13 @@ export function buildLegend(
       apply(state);
     });
   }
-  const curves = row('Curves');
+  // Colours are per environment, so each environment gets its own row of curves.
+  const curveRows = model.environments.map((_, e) =>
+    row(model.environments.length > 1 ? `Curves ${e + 1}.` : 'Curves'),
+  );
   for (const [i, group] of model.groups.entries()) {
     checkbox(
-      curves,
+      curveRows[group.environment]!,
       group.label,
       { 'data-group': String(i) },
       (on) => {
