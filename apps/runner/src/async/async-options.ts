@@ -1,0 +1,118 @@
+import { UsageError } from '../cli/usage-error.js';
+import type { OptionSpec, RawOption } from '../config/option-spec.js';
+import { readChoice, readInteger, readNumber } from '../config/read-value.js';
+
+/** Importance weighting of the selected elites: none, or truncated weights min(w(τ), c). */
+export type IsWeighting = { readonly kind: 'none' } | { readonly kind: 'truncate'; readonly cap: number };
+
+/** The asynchronous-training options of `ftw train`. */
+export interface AsyncOptions {
+  /** Actor processes (with Redis) or simulated actors stepping in turn (without). */
+  readonly actors: number;
+  /** Redis URL, `private` (start a redis-server for the run), or null for the deterministic simulation. */
+  readonly redis: string | null;
+  /** Simulation: actors act with the policy this many versions behind the learner's. */
+  readonly lag: number;
+  /** When actors load the newest visible policy: between episodes, or before every step. */
+  readonly hotLoad: 'episode' | 'step';
+  /** Weighting of FTW's elite counts by truncated importance weights. */
+  readonly is: IsWeighting;
+  /** Steps per episode: each step is one decision of the bandit (1 = the bandit itself). */
+  readonly horizon: number;
+}
+
+const spec = (
+  key: string,
+  flag: string,
+  placeholder: string,
+  defaultValue: string,
+  description: string,
+): OptionSpec => ({
+  key,
+  flag,
+  placeholder,
+  defaultValue,
+  description,
+});
+
+/** The flags of asynchronous training, added to `ftw train`. */
+export const ASYNC_OPTIONS: readonly OptionSpec[] = [
+  spec(
+    'actors',
+    '--actors',
+    'A',
+    '1',
+    'asynchronous: actors (processes with --redis, else simulated in turn)',
+  ),
+  spec(
+    'redis',
+    '--redis',
+    'url',
+    'none',
+    'asynchronous: Redis URL for the shared pool, or private (start one)',
+  ),
+  spec('lag', '--lag', 'L', '0', 'asynchronous simulation: actors act with the policy L versions old'),
+  spec(
+    'hotLoad',
+    '--hot-load',
+    'when',
+    'episode',
+    'asynchronous: actors load new weights per episode or step',
+  ),
+  spec(
+    'is',
+    '--is',
+    'weighting',
+    'none',
+    'weight FTW elite counts by importance weights: none or truncate:c',
+  ),
+  spec('horizon', '--horizon', 'H', '1', 'steps per episode, each one bandit decision (multi-step episodes)'),
+];
+
+/**
+ * Reads the asynchronous-training options. Returns null when none was given, so that `ftw train` runs
+ * its synchronous loop unchanged.
+ *
+ * @param raw - raw values by key (see `collectOptions`)
+ * @param method - the training method (importance weighting applies to FTW only)
+ * @returns the options, or null
+ * @throws UsageError naming the flag, the value and what is allowed
+ */
+export function resolveAsyncOptions(
+  raw: Readonly<Record<string, RawOption>>,
+  method: string,
+): AsyncOptions | null {
+  const o = (key: string): RawOption => raw[key]!;
+  if (!ASYNC_OPTIONS.some((s) => o(s.key).explicit)) return null;
+  const actors = readInteger(o('actors').value, o('actors').label, { min: 1, max: 64 });
+  const redisValue = String(o('redis').value);
+  const redis = redisValue === 'none' ? null : redisValue;
+  if (redis !== null && redis !== 'private' && !/^rediss?:\/\//.test(redis)) {
+    throw new UsageError(
+      `${o('redis').label} must be a redis:// or rediss:// URL, private or none, got ${JSON.stringify(redisValue)}`,
+    );
+  }
+  const lag = readInteger(o('lag').value, o('lag').label, { min: 0, max: 1_000_000 });
+  if (redis !== null && o('lag').explicit) {
+    throw new UsageError(
+      `${o('lag').label} applies only to the simulation (without --redis); real actors have the lag they have`,
+    );
+  }
+  const hotLoad = readChoice(o('hotLoad').value, o('hotLoad').label, ['episode', 'step'] as const);
+  const isText = String(o('is').value);
+  let is: IsWeighting = { kind: 'none' };
+  if (isText !== 'none') {
+    const match = /^truncate:(.+)$/.exec(isText);
+    if (match === null) {
+      throw new UsageError(
+        `${o('is').label} must be none or truncate:c with a cap c > 0, got ${JSON.stringify(isText)}`,
+      );
+    }
+    is = { kind: 'truncate', cap: readNumber(match[1], o('is').label, { min: 0, exclusiveMin: true }) };
+    if (method !== 'ftw') {
+      throw new UsageError(`${o('is').label} is implemented for --method ftw only, got --method ${method}`);
+    }
+  }
+  const horizon = readInteger(o('horizon').value, o('horizon').label, { min: 1, max: 10_000 });
+  return { actors, redis, lag, hotLoad, is, horizon };
+}

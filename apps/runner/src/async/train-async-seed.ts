@@ -1,0 +1,236 @@
+import type { TrainConfig } from '../config/train-config.js';
+import { seededStreams } from '../random/seeded-streams.js';
+import { ActionDistribution } from '../train/action-distribution.js';
+import { BaselineUpdater } from '../train/baseline-updater.js';
+import { createEnvironment } from '../train/create-environment.js';
+import { createPolicy } from '../train/create-policy.js';
+import type { Episode } from '../train/episode.js';
+import type { EpisodeEnv } from '../train/episode-env.js';
+import { configSelector, FtwUpdater } from '../train/ftw-updater.js';
+import { createOptimizer } from '../train/optimizer.js';
+import type { Updater } from '../train/updater.js';
+import type { AsyncOptions } from './async-options.js';
+import { RepeatedEpisodeEnv } from './repeated-episode-env.js';
+import { weightedSelector } from './weighted-selector.js';
+
+/** One line of an asynchronous run's metrics: the state after one learner iteration. */
+export interface AsyncIterationMetrics {
+  readonly seed: number;
+  readonly iteration: number;
+  /** Environment steps so far, all actors together. */
+  readonly samples: number;
+  /** Mean return of the episodes completed in this iteration. */
+  readonly reward: number;
+  /** The environment's headline score after the update. */
+  readonly optimalProbability: number;
+  /** Cumulative expected regret of the acting policies (null without one). */
+  readonly regret: number | null;
+  readonly updated: boolean;
+  /** The learner's policy version after this iteration. */
+  readonly version: number;
+  /** Mean over this iteration's episodes of max_t v_t − min_t v_t (versions spanned inside a trajectory). */
+  readonly versionSpread: number;
+  /** Share of this iteration's episodes whose steps come from more than one version. */
+  readonly multiVersionShare: number;
+  /** Mean age in versions of the trajectories in the pool (FTW); null otherwise. */
+  readonly poolStaleness: number | null;
+  /** Mean age of the selected trajectories, repeats included (FTW); null otherwise. */
+  readonly selectionStaleness: number | null;
+  /** Count-weighted mean log w(τ) of the selected elites against the current policy; null without selection. */
+  readonly logWeightMean: number | null;
+  readonly logWeightMin: number | null;
+  readonly logWeightMax: number | null;
+  /** Effective sample size of the selection as a share of the selection count; null without selection. */
+  readonly essShare: number | null;
+}
+
+/** The outcome of one seed of asynchronous training. */
+export interface AsyncSeedResult {
+  readonly seed: number;
+  readonly metrics: readonly AsyncIterationMetrics[];
+  readonly finalOptimalProbability: number;
+  readonly environmentSteps: number;
+  readonly updates: number;
+}
+
+interface Actor {
+  readonly env: EpisodeEnv;
+  observation: number;
+  /** Steps taken in the episode in progress (0: at its start). */
+  length: number;
+  /** Policy version in use. */
+  version: number;
+  observations: number[];
+  actions: number[];
+  logProbs: number[];
+  versions: number[];
+  total: number;
+}
+
+/** Seed of actor a's environment: actor 0 has the run's own, so one actor reproduces `ftw train`. */
+export const actorEnvironmentSeed = (seed: number, actor: number): number => seed + actor * 1_000_003;
+
+/**
+ * Builds the environment of an asynchronous run: the configured bandit, repeated `horizon` times per
+ * episode when `horizon > 1`.
+ *
+ * @param config - the configuration
+ * @param options - the asynchronous options (horizon)
+ * @param seed - the environment's seed
+ * @returns the environment
+ */
+export function asyncEnvironment(config: TrainConfig, options: AsyncOptions, seed: number): EpisodeEnv {
+  const inner = createEnvironment(config.environment, seed);
+  return options.horizon === 1 ? inner : new RepeatedEpisodeEnv(inner, options.horizon);
+}
+
+/**
+ * Deterministic simulation of asynchronous training, without Redis: `actors` actors take one step each in
+ * turn; an iteration ends as soon as `rollouts` episodes have completed, and the learner then updates on
+ * them. The other actors' episodes carry on into the next iteration. Actors see the learner's version
+ * `lag` updates late: an actor uses version max(0, v − lag), where v is the learner's current version,
+ * loaded at the start of each episode (`hotLoad: 'episode'`) or before every step (`'step'`: then an
+ * episode that spans an update has steps of several versions, recorded per step). Each step records its
+ * behaviour log-probability under the version that took it.
+ *
+ * Randomness: one uniform per step from the seed's policy stream, actors in turn; actor a's environment
+ * has seed `seed + a·1000003`; selection from the selection stream. Same seed, same run, bit for bit;
+ * with one actor, lag 0 and horizon 1 it is exactly `ftw train`'s loop (a test checks it).
+ *
+ * @param config - the resolved configuration
+ * @param options - actors, lag, hot-loading, importance weighting, horizon
+ * @param seed - the seed
+ * @param onIteration - progress callback
+ * @returns metrics per iteration and final figures
+ */
+export function trainAsyncSeed(
+  config: TrainConfig,
+  options: AsyncOptions,
+  seed: number,
+  onIteration?: () => void,
+): AsyncSeedResult {
+  const streams = seededStreams(seed);
+  const actors: Actor[] = Array.from({ length: options.actors }, (_, a) => ({
+    env: asyncEnvironment(config, options, actorEnvironmentSeed(streams.environment, a)),
+    observation: 0,
+    length: 0,
+    version: 0,
+    observations: [],
+    actions: [],
+    logProbs: [],
+    versions: [],
+    total: 0,
+  }));
+  const env = actors[0]!.env;
+  const policy = createPolicy(config, env);
+  const optimizer = createOptimizer(config.optimizer, config.lr);
+  const weighted =
+    config.method === 'ftw'
+      ? weightedSelector(configSelector(config, streams.selection), policy, options.is)
+      : null;
+  const updater: Updater =
+    weighted === null
+      ? new BaselineUpdater(config, policy, optimizer)
+      : new FtwUpdater(config, policy, optimizer, weighted.select);
+  const distribution = new ActionDistribution(env.numActions);
+  const regretOf = env.stepRegret === undefined ? null : env.stepRegret.bind(env);
+  const snapshots = new Map<number, Float64Array>([[0, Float64Array.from(policy.parameters)]]);
+
+  const metrics: AsyncIterationMetrics[] = [];
+  let version = 0;
+  let samples = 0;
+  let regret: number | null = regretOf === null ? null : 0;
+  let score = env.evaluate(policy).score;
+  let next = 0;
+  for (let iteration = 1; iteration <= config.iterations; iteration++) {
+    const visible = Math.max(0, version - options.lag);
+    const completed: Episode[] = [];
+    let returnSum = 0;
+    // Summed per iteration, then added, in the order the synchronous loop uses (bit-identical totals).
+    let iterationRegret = 0;
+    while (completed.length < config.rollouts) {
+      const actor = actors[next]!;
+      next = next + 1 === actors.length ? 0 : next + 1;
+      if (actor.length === 0) {
+        actor.observation = actor.env.reset();
+        actor.version = visible;
+      } else if (options.hotLoad === 'step') {
+        actor.version = visible;
+      }
+      distribution.of(policy, actor.observation, snapshots.get(actor.version));
+      if (regretOf !== null) iterationRegret += regretOf(actor.observation, distribution.probabilities);
+      const action = distribution.sample(streams.policy());
+      actor.observations.push(actor.observation);
+      actor.actions.push(action);
+      actor.logProbs.push(distribution.logProbability(action));
+      actor.versions.push(actor.version);
+      actor.length++;
+      samples++;
+      const result = actor.env.step(action);
+      actor.total += result.reward;
+      if (result.terminated || result.truncated) {
+        completed.push({
+          length: actor.length,
+          observations: Int32Array.from(actor.observations),
+          actions: Int32Array.from(actor.actions),
+          logProbs: Float64Array.from(actor.logProbs),
+          versions: Uint32Array.from(actor.versions),
+          return: actor.total,
+        });
+        returnSum += actor.total;
+        actor.length = 0;
+        actor.total = 0;
+        actor.observations = [];
+        actor.actions = [];
+        actor.logProbs = [];
+        actor.versions = [];
+      } else {
+        actor.observation = result.observation;
+      }
+    }
+    if (regret !== null) regret += iterationRegret;
+    let spread = 0;
+    let multi = 0;
+    for (const e of completed) {
+      let lo = e.versions[0]!;
+      let hi = lo;
+      for (const v of e.versions) {
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      spread += hi - lo;
+      if (hi > lo) multi++;
+    }
+    const stats = updater.update(completed, version);
+    if (stats !== null) {
+      version++;
+      snapshots.set(version, Float64Array.from(policy.parameters));
+      // Versions no actor can use any more: older than what actors may still hold or will load.
+      let oldest = Math.max(0, version - options.lag);
+      for (const a of actors) if (a.length > 0 && a.version < oldest) oldest = a.version;
+      for (const v of snapshots.keys()) if (v < oldest) snapshots.delete(v);
+    }
+    score = env.evaluate(policy).score;
+    const selection = stats === null ? null : (weighted?.last() ?? null);
+    metrics.push({
+      seed,
+      iteration,
+      samples,
+      reward: returnSum / completed.length,
+      optimalProbability: score,
+      regret,
+      updated: stats !== null,
+      version,
+      versionSpread: spread / completed.length,
+      multiVersionShare: multi / completed.length,
+      poolStaleness: stats?.poolStaleness ?? null,
+      selectionStaleness: stats?.selectionStaleness ?? null,
+      logWeightMean: selection?.logWeightMean ?? null,
+      logWeightMin: selection?.logWeightMin ?? null,
+      logWeightMax: selection?.logWeightMax ?? null,
+      essShare: selection?.essShare ?? null,
+    });
+    onIteration?.();
+  }
+  return { seed, metrics, finalOptimalProbability: score, environmentSteps: samples, updates: version };
+}
