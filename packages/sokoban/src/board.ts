@@ -73,19 +73,33 @@ export class Board {
     this.target = target;
     this.boxes = boxes;
     this.player = player;
+    const size = this.size;
     this.offsets = Int32Array.of(-width, width, -1, 1);
-    this.area = new Uint8Array(this.size);
-    this.pushDistance = new Int32Array(this.size).fill(UNREACHABLE);
-    floodArea(this, player);
+    this.area = new Uint8Array(size);
     const targets: number[] = [];
-    for (let c = 0; c < this.size; c++) if (target[c] === 1) targets.push(c);
+    for (let c = 0; c < size; c++) if (target[c] === 1) targets.push(c);
     this.targets = Uint16Array.from(targets);
-    this.targetDistance = new Int32Array(targets.length * this.size).fill(UNREACHABLE);
-    const queue = new Int32Array(this.size);
-    targets.forEach((t, i) => {
-      pullDistances(this, [t], this.targetDistance.subarray(i * this.size, (i + 1) * this.size), queue);
-    });
-    pullDistances(this, targets, this.pushDistance, queue);
+    const n = targets.length;
+    // One allocation for the queue, the per-target tables and (with several targets) their minimum.
+    const buffer = new Int32Array(size * (n === 1 ? 2 : n + 2));
+    const queue = buffer.subarray(0, size);
+    floodArea(this, player, queue);
+    buffer.fill(UNREACHABLE, size);
+    this.targetDistance = buffer.subarray(size, size * (n + 1));
+    for (let i = 0; i < n; i++) {
+      pullDistances(
+        this,
+        targets.slice(i, i + 1),
+        this.targetDistance.subarray(i * size, (i + 1) * size),
+        queue,
+      );
+    }
+    if (n === 1) {
+      this.pushDistance = this.targetDistance;
+    } else {
+      this.pushDistance = buffer.subarray(size * (n + 1));
+      pullDistances(this, targets, this.pushDistance, queue);
+    }
   }
 }
 
@@ -114,9 +128,8 @@ function pullDistances(board: Board, sources: readonly number[], out: Int32Array
   }
 }
 
-function floodArea(board: Board, player: number): void {
+function floodArea(board: Board, player: number, queue: Int32Array): void {
   const { wall, area, offsets, width, height } = board;
-  const queue = new Int32Array(board.size);
   let tail = 0;
   area[player] = 1;
   queue[tail++] = player;

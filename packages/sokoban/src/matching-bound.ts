@@ -24,10 +24,9 @@ export class MatchingBound {
   constructor(board: Board, boxes: number) {
     this.board = board;
     this.k = boxes;
-    const exact = boxes <= MAX_MATCHED_BOXES;
-    this.cost = new Int32Array(exact ? 1 << boxes : 0);
-    this.popcount = new Uint8Array(exact ? 1 << boxes : 0);
-    for (let m = 1; m < this.popcount.length; m++) this.popcount[m] = this.popcount[m >> 1]! + (m & 1);
+    const tables = boxes <= MAX_MATCHED_BOXES ? subsetTables(boxes) : EMPTY;
+    this.cost = tables.cost;
+    this.popcount = tables.popcount;
   }
 
   /**
@@ -65,4 +64,24 @@ export class MatchingBound {
     }
     return cost[full]!;
   }
+}
+
+interface SubsetTables {
+  readonly cost: Int32Array;
+  readonly popcount: Uint8Array;
+}
+
+const EMPTY: SubsetTables = { cost: new Int32Array(0), popcount: new Uint8Array(0) };
+/** One scratch cost table and one popcount table per box count, shared by every bound (no nesting). */
+const TABLES = new Map<number, SubsetTables>();
+
+function subsetTables(boxes: number): SubsetTables {
+  let tables = TABLES.get(boxes);
+  if (tables === undefined) {
+    const popcount = new Uint8Array(1 << boxes);
+    for (let m = 1; m < popcount.length; m++) popcount[m] = popcount[m >> 1]! + (m & 1);
+    tables = { cost: new Int32Array(1 << boxes), popcount };
+    TABLES.set(boxes, tables);
+  }
+  return tables;
 }

@@ -1,4 +1,5 @@
 import type { Board } from './board.js';
+import { stateKey } from './state-key.js';
 
 /** The positions found by {@link reverseSearch}, in breadth-first order. Internal. */
 export interface ReverseStates {
@@ -28,7 +29,7 @@ export interface ReverseStates {
  * @param startPlayer - player cell
  * @param maxPositions - cap on positions found
  * @param maxDepth - deepest layer
- * @returns the positions by layer
+ * @returns the positions by layer, in buffers that the next call overwrites
  */
 export function reverseSearch(
   board: Board,
@@ -40,50 +41,23 @@ export function reverseSearch(
   const { size, wall, offsets } = board;
   const k = startBoxes.length;
   const numericKeys = size ** (k + 1) <= Number.MAX_SAFE_INTEGER;
-  let capacity = Math.min(maxPositions, 256);
-  let boxes = new Uint16Array(capacity * k);
-  let cells = new Uint16Array(capacity);
-  let region = new Uint16Array(capacity);
-  let first = new Uint8Array(capacity);
+  const ws = WORKSPACE;
+  ws.prepare(size, k);
+  let capacity = ws.capacity;
+  let boxes = ws.boxes;
+  let cells = ws.cells;
+  let region = ws.region;
+  let first = ws.first;
   const layerStart = [0];
-  const found = new Set<number | string>();
-  const states = new Set<number | string>();
-  const boxAt = new Uint8Array(size);
-  const marks = new Int32Array(size);
-  const queue = new Int32Array(size);
-  const child = new Uint16Array(k);
+  const found = ws.found;
+  const states = ws.states;
+  const { boxAt, marks, queue, child } = ws;
   const keyCodes: number[] = new Array<number>(k + 1);
-  let stamp = 0;
-
-  const keyOf = (list: Uint16Array, at: number, cell: number): number | string => {
-    if (numericKeys) {
-      let key = 0;
-      for (let j = 0; j < k; j++) key = key * size + list[at + j]!;
-      return key * size + cell;
-    }
-    for (let j = 0; j < k; j++) keyCodes[j] = list[at + j]!;
-    keyCodes[k] = cell;
-    return String.fromCharCode.apply(null, keyCodes);
-  };
-  const grow = (): void => {
-    capacity = Math.min(2 * capacity, maxPositions);
-    const b = new Uint16Array(capacity * k);
-    b.set(boxes);
-    boxes = b;
-    const c = new Uint16Array(capacity);
-    c.set(cells);
-    cells = c;
-    const r = new Uint16Array(capacity);
-    r.set(region);
-    region = r;
-    const f = new Uint8Array(capacity);
-    f.set(first);
-    first = f;
-  };
+  let stamp = ws.stamp;
 
   boxes.set(startBoxes, 0);
   cells[0] = startPlayer;
-  found.add(keyOf(boxes, 0, startPlayer));
+  found.add(stateKey(boxes, 0, k, size, startPlayer, numericKeys, keyCodes));
   let count = 1;
   let depth = 0;
   let layerEnd = 1;
@@ -114,7 +88,8 @@ export function reverseSearch(
       }
     }
     region[s] = smallest;
-    const state = keyOf(boxes, base, smallest);
+    first[s] = 0;
+    const state = stateKey(boxes, base, k, size, smallest, numericKeys, keyCodes);
     if (!states.has(state)) {
       states.add(state);
       first[s] = 1;
@@ -133,10 +108,17 @@ export function reverseSearch(
             pos--;
           }
           child[pos] = stand;
-          const key = keyOf(child, 0, step);
+          const key = stateKey(child, 0, k, size, step, numericKeys, keyCodes);
           if (found.has(key)) continue;
           found.add(key);
-          if (count === capacity) grow();
+          if (count === capacity) {
+            ws.grow(k);
+            capacity = ws.capacity;
+            boxes = ws.boxes;
+            cells = ws.cells;
+            region = ws.region;
+            first = ws.first;
+          }
           boxes.set(child, count * k);
           cells[count] = step;
           count++;
@@ -147,6 +129,9 @@ export function reverseSearch(
     for (let j = 0; j < k; j++) boxAt[boxes[base + j]!] = 0;
   }
   layerStart.push(count);
+  ws.stamp = stamp;
+  found.clear();
+  states.clear();
   return {
     boxes: boxes.subarray(0, count * k),
     region: region.subarray(0, count),
@@ -154,3 +139,58 @@ export function reverseSearch(
     layerStart,
   };
 }
+
+/** The search's buffers, kept between calls (small typed arrays cost more to allocate than to fill). */
+class Workspace {
+  capacity = 0;
+  boxes = new Uint16Array(0);
+  cells = new Uint16Array(0);
+  region = new Uint16Array(0);
+  first = new Uint8Array(0);
+  boxAt = new Uint8Array(0);
+  marks = new Int32Array(0);
+  queue = new Int32Array(0);
+  child = new Uint16Array(0);
+  found = new Set<number | string>();
+  states = new Set<number | string>();
+  stamp = 0;
+  private k = -1;
+
+  prepare(size: number, k: number): void {
+    if (this.boxAt.length < size) {
+      this.boxAt = new Uint8Array(size);
+      this.marks = new Int32Array(size);
+      this.queue = new Int32Array(size);
+      this.stamp = 0;
+    }
+    if (this.stamp > 0x3fff_ffff) {
+      this.marks.fill(0);
+      this.stamp = 0;
+    }
+    if (this.k !== k) {
+      this.k = k;
+      this.child = new Uint16Array(k);
+      this.boxes = new Uint16Array(this.capacity * k);
+    }
+    if (this.capacity === 0) this.grow(k);
+  }
+
+  grow(k: number): void {
+    const capacity = Math.max(256, 2 * this.capacity);
+    const boxes = new Uint16Array(capacity * k);
+    boxes.set(this.boxes);
+    this.boxes = boxes;
+    const cells = new Uint16Array(capacity);
+    cells.set(this.cells);
+    this.cells = cells;
+    const region = new Uint16Array(capacity);
+    region.set(this.region);
+    this.region = region;
+    const first = new Uint8Array(capacity);
+    first.set(this.first);
+    this.first = first;
+    this.capacity = capacity;
+  }
+}
+
+const WORKSPACE = new Workspace();
