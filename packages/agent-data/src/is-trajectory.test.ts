@@ -1,5 +1,5 @@
 import { fc, test } from '@fast-check/vitest';
-import { describe, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isTrajectory } from './is-trajectory.js';
 import { trajectorySchema } from './trajectory-schema.js';
 
@@ -114,4 +114,81 @@ describe('isTrajectory', () => {
       }
     },
   );
+  const base = {
+    id: 'a',
+    task: 't',
+    messages: [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
+        trace: { logprobs: [-0.5], tokenIds: [1], policyVersion: 0 },
+      },
+      { role: 'tool', tool_call_id: 'c', content: 'ok' },
+    ],
+    reward: 0,
+  };
+  const assistant = base.messages[1]!;
+  it.each([
+    [
+      'a positive log-probability',
+      { ...base, messages: [base.messages[0], { ...assistant, trace: { logprobs: [0.1] } }] },
+    ],
+    [
+      'a fractional token id',
+      { ...base, messages: [base.messages[0], { ...assistant, trace: { logprobs: [], tokenIds: [1.5] } }] },
+    ],
+    [
+      'a negative policy version',
+      { ...base, messages: [base.messages[0], { ...assistant, trace: { logprobs: [], policyVersion: -1 } }] },
+    ],
+    ['a tool message without content', { ...base, messages: [{ role: 'tool', tool_call_id: 'c' }] }],
+    [
+      'an empty tool-call name',
+      {
+        ...base,
+        messages: [
+          {
+            ...assistant,
+            tool_calls: [{ id: 'c', type: 'function', function: { name: '', arguments: '' } }],
+          },
+        ],
+      },
+    ],
+    ['a non-integer sequence', { ...base, sequence: 1.5 }],
+    ['a bad createdAt', { ...base, createdAt: '30/11/2026' }],
+    ['a non-finite reward component', { ...base, rewardComponents: { a: null } }],
+    ['an array as metadata', { ...base, metadata: [] }],
+    ['a missing reward', { id: 'a', task: 't', messages: base.messages }],
+  ])('rejects a record with %s, as zod does', (_, record) => {
+    expect(isTrajectory(record)).toBe(false);
+    expect(trajectorySchema.safeParse(record).success).toBe(false);
+  });
+
+  it.each([
+    ['an unknown message key', { ...base, messages: [{ role: 'user', content: 'x', extra: 1 }] }],
+    ['tool_calls on a user message', { ...base, messages: [{ role: 'user', content: 'x', tool_calls: [] }] }],
+    [
+      'a tool call with an extra key',
+      {
+        ...base,
+        messages: [
+          {
+            ...assistant,
+            tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '' }, x: 1 }],
+          },
+        ],
+      },
+    ],
+  ])('rejects a record with %s, which zod accepts but returns stripped', (_, record) => {
+    expect(isTrajectory(record)).toBe(false);
+    const parsed = trajectorySchema.safeParse(record);
+    expect(parsed.success).toBe(true);
+    expect(parsed.data).not.toEqual(record);
+  });
+
+  it('accepts the base record', () => {
+    expect(isTrajectory(base)).toBe(true);
+  });
 });
