@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expectedCounts, rankOccupancy } from '@ftw/selection';
 import type { Browser } from 'playwright-core';
+import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VIEW_CLIENT_BUILD } from '../view-client.tsup.ts';
 import { type BuiltCli, buildCli } from './build-cli.js';
 import { ARTIFACTS, launchChromium, type OpenedPage, openReport } from './view-browser.js';
 
@@ -66,6 +68,8 @@ function expectClean(page: OpenedPage, file: string): void {
 
 beforeAll(async () => {
   built = await buildCli();
+  // The page script from the current sources, beside the CLI as in dist/ (the CLI looks there first).
+  await build({ ...VIEW_CLIENT_BUILD, outDir: dirname(built.cli), silent: true, config: false });
   root = mkdtempSync(join(tmpdir(), 'ftw-view-'));
   const runs = join(root, 'runs');
   const common = ['--out', runs, '--quiet', '--iterations', '150'];
