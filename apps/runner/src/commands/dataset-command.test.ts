@@ -165,6 +165,54 @@ describe('ftw dataset', () => {
     expect(stderr).toMatch(/error: .*bad\.jsonl:21: invalid JSON/);
   });
 
+  it('reports importance diagnostics against a current-policy log-probability file', async () => {
+    const input = log('traced.jsonl', 'ftw', 300);
+    // The current policy is the behaviour policy plus 0.1 nat on the first token of every turn.
+    const current = join(dir, 'current.jsonl');
+    const runs = readFileSync(input, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    writeFileSync(
+      current,
+      runs
+        .map((r) => {
+          const turns = r.messages.filter((m: { role: string }) => m.role === 'assistant');
+          const logprobs = turns.map((m: { trace: { logprobs: number[] } }) =>
+            m.trace.logprobs.map((x, k) => (k === 0 ? x + 0.1 : x)),
+          );
+          return JSON.stringify({ id: r.id, logprobs });
+        })
+        .join('\n'),
+    );
+    const out = join(dir, 'traced-out.jsonl');
+    expect(
+      await ftw(
+        '--input',
+        input,
+        ...base,
+        '--current-logprobs',
+        current,
+        '--format',
+        'openai',
+        '--out',
+        out,
+        '--json',
+      ),
+    ).toBe(0);
+    const { importance } = JSON.parse(stdout);
+    expect(importance.matched).toBe(importance.traced);
+    expect(importance.matched).toBeGreaterThan(0);
+    for (const w of importance.logWeights) {
+      const turns = runs
+        .find((r) => r.id === w.id)
+        .messages.filter((m: { role: string }) => m.role === 'assistant').length;
+      expect(w.logWeight).toBeCloseTo(0.1 * turns, 12);
+    }
+    expect(importance.essFraction).toBeGreaterThan(0);
+    expect(importance.essFraction).toBeLessThanOrEqual(1);
+  });
+
   it.each([
     [['--keep', '9'], /--keep must be an integer in \[1, 5\], got "9"/],
     [['--format', 'csv'], /--format must be one of openai, trl, art, got "csv"/],
