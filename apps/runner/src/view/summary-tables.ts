@@ -46,8 +46,13 @@ function isInterval(value: unknown): value is MeanInterval {
   );
 }
 
-/** Mean ± half-width with about four significant digits of the mean. */
+/** Mean ± half-width with about four significant digits of the mean (exponents for tiny or huge means). */
 export function formatSignificant(interval: MeanInterval): string {
+  const m = Math.abs(interval.mean);
+  if (m !== 0 && (m < 1e-3 || m >= 1e7)) {
+    const mean = interval.mean.toExponential(3);
+    return interval.n < 2 ? mean : `${mean} ± ${interval.halfWidth.toExponential(1)}`;
+  }
   const magnitude = interval.mean === 0 ? 0 : Math.floor(Math.log10(Math.abs(interval.mean)));
   return formatInterval(interval, Math.max(0, Math.min(8, 3 - magnitude)));
 }
