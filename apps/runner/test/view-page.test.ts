@@ -165,6 +165,25 @@ describe('ftw view in Chromium', () => {
     expect(page.errors).toEqual([]);
   });
 
+  it('zooms the x axis of a chart with the mouse wheel, and not its y axis', async () => {
+    const p = page.page;
+    const domains = (): Promise<number[][]> =>
+      p.evaluate(() => {
+        const view = ftwView.views.get('chart-0-2') as { scale(name: string): { domain(): number[] } };
+        return [view.scale('x').domain(), view.scale('y').domain()];
+      });
+    const [x, y] = await domains();
+    const canvas = p.locator('#chart-0-2 canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const box = (await canvas.boundingBox())!;
+    await p.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await p.mouse.wheel(0, -400);
+    await expect
+      .poll(async () => (await domains())[0]![1]! - (await domains())[0]![0]!)
+      .toBeLessThan(x![1]! - x![0]!);
+    expect((await domains())[1]).toEqual(y);
+  });
+
   it('computes Eq. 5 in the page with @ftw/selection: the values equal rankOccupancy and expectedCounts', async () => {
     const p = page.page;
     const cases = [
