@@ -97,6 +97,36 @@ describe('viewModel', () => {
     expect(JSON.stringify(model).length).toBeLessThan(3e6);
   });
 
+  it('averages seeds whose episodes differ in length on a common grid of steps, holding each last value', () => {
+    // Seed 0 reaches step 3t at iteration t with value t; seed 1 reaches step 5t with value 10t.
+    const metrics = [1, 2, 3, 4, 5, 6].flatMap((t) => [
+      { seed: 0, iteration: t, samples: 3 * t, successRate: t },
+      { seed: 1, iteration: t, samples: 5 * t, successRate: 10 * t },
+    ]);
+    const run: RunData = {
+      name: 'multi',
+      config: { command: 'train', environment: bernoulli },
+      metrics,
+      summary: {},
+    };
+    const model = viewModel([run]);
+    const mean = model.environments[0]!.charts[0]!.curves.find((c) => c.s === null)!;
+    // The grid spans the steps both seeds cover: 5 (seed 1's first) to 18 (seed 0's last).
+    expect(mean.x[0]).toBe(5);
+    expect(mean.x[mean.x.length - 1]).toBe(18);
+    const held = (steps: readonly number[], values: readonly number[], x: number): number => {
+      let v = Number.NaN;
+      for (let i = 0; i < steps.length; i++) if (steps[i]! <= x) v = values[i]!;
+      return v;
+    };
+    for (const [i, x] of mean.x.entries()) {
+      const a = held([3, 6, 9, 12, 15, 18], [1, 2, 3, 4, 5, 6], x);
+      const b = held([5, 10, 15, 20, 25, 30], [10, 20, 30, 40, 50, 60], x);
+      expect(mean.y[i]).toBeCloseTo((a + b) / 2, 3);
+    }
+    expect(model.notices.join(' ')).toMatch(/seeds of multi · train do not share their environment steps/);
+  });
+
   it('splits runs by environment, labels compare methods and lists the configuration keys that differ', () => {
     const compare: RunData = {
       name: 'cmp',
