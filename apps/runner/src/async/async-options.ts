@@ -86,7 +86,13 @@ export function resolveAsyncOptions(
   if (!ASYNC_OPTIONS.some((s) => o(s.key).explicit)) return null;
   const actors = readInteger(o('actors').value, o('actors').label, { min: 1, max: 64 });
   const redisValue = String(o('redis').value);
-  const redis = redisValue === 'none' ? null : redisValue;
+  // Actors without --redis run on a private redis-server, unless --lag asks for the simulation.
+  const redis =
+    redisValue !== 'none'
+      ? redisValue
+      : o('actors').explicit && !o('lag').explicit && !o('redis').explicit
+        ? 'private'
+        : null;
   if (redis !== null && redis !== 'private' && !/^rediss?:\/\//.test(redis)) {
     throw new UsageError(
       `${o('redis').label} must be a redis:// or rediss:// URL, private or none, got ${JSON.stringify(redisValue)}`,

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { asyncComparisonResult, runAsyncComparison } from '../async/compare-async.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress, type Progress } from '../cli/progress.js';
 import { UsageError } from '../cli/usage-error.js';
@@ -189,13 +190,29 @@ export function compareCommand(): Command {
       '--optimizer <name>',
       "override every method's optimiser: sgd or adam (default: the scenario's, adam)",
     )
-    .option('--lr <rate>', "override every method's learning rate (default: the scenario's, 0.05)");
+    .option('--lr <rate>', "override every method's learning rate (default: the scenario's, 0.05)")
+    .option('--scenario <name>', 'async: asynchronous actors (lag, version bound, IS weights; Redis actors)')
+    .option('--redis <url>', 'with --scenario async: Redis for the real actors (default: a private one)');
   addOutputOptions(command, 'compare');
   command.action(async () => {
     const o = command.opts<Record<string, string | undefined>>();
     const seeds = readSeeds(o['seeds'], '--seeds');
     if (seeds.length < 2)
       throw new UsageError(`--seeds must list at least 2 seeds for intervals, got ${seeds.length}`);
+    if (o['scenario'] !== undefined) {
+      readChoice(o['scenario'], '--scenario', ['async'] as const);
+      const output = readOutputOptions(command);
+      await executeRun(output, 'compare', async () => {
+        const progress = createProgress({
+          label: 'compare',
+          total: 9 * 150 * seeds.length,
+          quiet: output.quiet || output.json,
+        });
+        const comparison = await runAsyncComparison(seeds, o['redis'] ?? 'private', progress);
+        return asyncComparisonResult(comparison);
+      });
+      return;
+    }
     const wanted = (o['scenarios'] ?? '')
       .split(',')
       .map((s, i) => readChoice(s.trim(), `--scenarios[${i}]`, names));

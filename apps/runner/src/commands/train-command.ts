@@ -1,4 +1,7 @@
 import { Command } from 'commander';
+import { ASYNC_OPTIONS, resolveAsyncOptions } from '../async/async-options.js';
+import { asyncRunResult, runAsyncTraining } from '../async/async-training-run.js';
+import { ACTOR_VARIABLE, runActor } from '../async/redis-actor.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress } from '../cli/progress.js';
 import { addOptions, collectOptions } from '../config/option-spec.js';
@@ -25,16 +28,33 @@ export function trainCommand(): Command {
   );
   command.option('--config <file>', 'JSON file of options (keys as below in camelCase); flags override it');
   addOptions(command, TRAIN_OPTIONS);
+  addOptions(command, ASYNC_OPTIONS);
   addOutputOptions(command, 'train');
   command.addHelpText(
     'after',
     '\nExample:\n  ftw train --env tie-heavy --keep 3 --threshold 0 --iterations 400 --seeds 0..9 --name tie-k3',
   );
   command.action(async () => {
+    const actorTask = process.env[ACTOR_VARIABLE];
+    if (actorTask !== undefined) return runActor(JSON.parse(actorTask));
     const path = command.opts<{ config?: string }>().config;
     const file = path === undefined ? undefined : readConfigFile(path);
     const config = resolveTrainConfig(collectOptions(TRAIN_OPTIONS, command, file));
     const output = readOutputOptions(command);
+    const asynchronous = resolveAsyncOptions(collectOptions(ASYNC_OPTIONS, command), config.method);
+    if (asynchronous !== null) {
+      await executeRun(output, 'train', async () => {
+        const progress = createProgress({
+          label: 'train',
+          total: config.iterations * config.seeds.length,
+          quiet: output.quiet || output.json,
+        });
+        const outcome = await runAsyncTraining(config, asynchronous, progress);
+        progress.stop();
+        return asyncRunResult(outcome);
+      });
+      return;
+    }
     await executeRun(output, 'train', async () => {
       const progress = createProgress({
         label: 'train',

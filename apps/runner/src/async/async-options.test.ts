@@ -1,0 +1,51 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { addOptions, collectOptions } from '../config/option-spec.js';
+import { ASYNC_OPTIONS, resolveAsyncOptions } from './async-options.js';
+
+const read = (args: string[], method = 'ftw') => {
+  const command = addOptions(new Command('train').exitOverride(), ASYNC_OPTIONS);
+  command.parse(args, { from: 'user' });
+  return resolveAsyncOptions(collectOptions(ASYNC_OPTIONS, command), method);
+};
+
+describe('resolveAsyncOptions', () => {
+  it('is null without any asynchronous flag, so ftw train runs its synchronous loop', () => {
+    expect(read([])).toBeNull();
+  });
+
+  it('chooses the simulation with --lag, a private redis-server with --actors alone, or the URL given', () => {
+    expect(read(['--lag', '4', '--hot-load', 'step'])).toEqual({
+      actors: 1,
+      redis: null,
+      lag: 4,
+      hotLoad: 'step',
+      is: { kind: 'none' },
+      horizon: 1,
+    });
+    expect(read(['--actors', '4'])?.redis).toBe('private');
+    expect(read(['--actors', '4', '--lag', '0'])?.redis).toBeNull();
+    expect(read(['--actors', '2', '--redis', 'redis://10.0.0.1:6379/2'])?.redis).toBe(
+      'redis://10.0.0.1:6379/2',
+    );
+    expect(read(['--actors', '2', '--redis', 'none'])?.redis).toBeNull();
+    expect(read(['--is', 'truncate:2.5'])?.is).toEqual({ kind: 'truncate', cap: 2.5 });
+  });
+
+  it('names the bad flag and value', () => {
+    expect(() => read(['--actors', '0'])).toThrow(/--actors/);
+    expect(() => read(['--redis', 'localhost:6379'])).toThrow(
+      /--redis must be a redis:\/\/ or rediss:\/\/ URL, private or none, got "localhost:6379"/,
+    );
+    expect(() => read(['--redis', 'private', '--lag', '2'])).toThrow(/--lag applies only to the simulation/);
+    expect(() => read(['--hot-load', 'always'])).toThrow(/--hot-load/);
+    expect(() => read(['--is', 'clip:2'])).toThrow(
+      /--is must be none or truncate:c with a cap c > 0, got "clip:2"/,
+    );
+    expect(() => read(['--is', 'truncate:0'])).toThrow(/--is/);
+    expect(() => read(['--is', 'truncate:1'], 'ppo')).toThrow(
+      /--is is implemented for --method ftw only, got --method ppo/,
+    );
+    expect(() => read(['--horizon', '0'])).toThrow(/--horizon/);
+  });
+});

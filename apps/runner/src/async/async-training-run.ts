@@ -1,0 +1,169 @@
+import type { Progress } from '../cli/progress.js';
+import type { TrainConfig } from '../config/train-config.js';
+import { formatInterval } from '../report/format-interval.js';
+import { markdownTable } from '../report/markdown-table.js';
+import type { RunResult } from '../run/write-run.js';
+import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
+import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
+import { describeEnvironment, describeMethod } from '../train/describe-config.js';
+import type { AsyncOptions } from './async-options.js';
+import {
+  type ActorLauncher,
+  cliLauncher,
+  type RedisSeedResult,
+  redisForRun,
+  trainRedisSeed,
+} from './redis-training.js';
+import { type AsyncSeedResult, trainAsyncSeed } from './train-async-seed.js';
+
+/** Every seed of one asynchronous configuration. */
+export interface AsyncOutcome {
+  readonly config: TrainConfig;
+  readonly options: AsyncOptions;
+  /** `simulation` (deterministic, no Redis) or `redis` (actor processes). */
+  readonly mode: 'simulation' | 'redis';
+  readonly results: readonly (AsyncSeedResult | RedisSeedResult)[];
+}
+
+/** Per-run summary figures (means over seeds of per-seed means over updated iterations). */
+export interface AsyncSummary {
+  readonly mode: 'simulation' | 'redis';
+  readonly finalOptimalProbability: MeanInterval;
+  readonly environmentSteps: MeanInterval;
+  readonly versionSpread: MeanInterval;
+  readonly multiVersionShare: MeanInterval;
+  readonly poolStaleness: MeanInterval | null;
+  readonly selectionStaleness: MeanInterval | null;
+  readonly logWeightMean: MeanInterval | null;
+  readonly essShare: MeanInterval | null;
+  readonly stepsPerSecond: MeanInterval | null;
+}
+
+const meanOf = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+
+function perSeed(
+  outcome: AsyncOutcome,
+  pick: (m: AsyncSeedResult['metrics'][number]) => number | null,
+): MeanInterval | null {
+  const means: number[] = [];
+  for (const r of outcome.results) {
+    const values = r.metrics.map(pick).filter((v): v is number => v !== null);
+    if (values.length > 0) means.push(meanOf(values));
+  }
+  return means.length === 0 ? null : meanInterval(means);
+}
+
+/**
+ * Summarises an asynchronous run: final score, steps, and the means of the staleness and importance
+ * diagnostics, each with its 95% confidence interval over seeds.
+ *
+ * @param outcome - the trained seeds
+ * @returns the summary
+ */
+export function summarizeAsync(outcome: AsyncOutcome): AsyncSummary {
+  const rates = outcome.results.flatMap((r) => ('stepsPerSecond' in r ? [r.stepsPerSecond] : []));
+  return {
+    mode: outcome.mode,
+    finalOptimalProbability: meanInterval(outcome.results.map((r) => r.finalOptimalProbability)),
+    environmentSteps: meanInterval(outcome.results.map((r) => r.environmentSteps)),
+    versionSpread: perSeed(outcome, (m) => m.versionSpread)!,
+    multiVersionShare: perSeed(outcome, (m) => m.multiVersionShare)!,
+    poolStaleness: perSeed(outcome, (m) => m.poolStaleness),
+    selectionStaleness: perSeed(outcome, (m) => m.selectionStaleness),
+    logWeightMean: perSeed(outcome, (m) => m.logWeightMean),
+    essShare: perSeed(outcome, (m) => m.essShare),
+    stepsPerSecond: rates.length === 0 ? null : meanInterval(rates),
+  };
+}
+
+/**
+ * Trains every seed asynchronously: in the deterministic simulation when `options.redis` is null, else
+ * with actor processes on the given Redis (or a private `redis-server` for `private`).
+ *
+ * @param config - the configuration
+ * @param options - the asynchronous options
+ * @param progress - advanced by one per iteration
+ * @param launch - how actor processes start (the CLI itself by default)
+ * @returns the outcome
+ * @throws RedisPoolError `SERVER_NOT_FOUND` (saying what to install) when a private server is needed
+ */
+export async function runAsyncTraining(
+  config: TrainConfig,
+  options: AsyncOptions,
+  progress?: Progress,
+  launch: ActorLauncher = cliLauncher,
+): Promise<AsyncOutcome> {
+  const results: (AsyncSeedResult | RedisSeedResult)[] = [];
+  const tick = (i: number, seed: number) => () =>
+    progress?.tick(1, `seed ${seed} (${i + 1}/${config.seeds.length})`);
+  if (options.redis === null) {
+    for (const [i, seed] of config.seeds.entries()) {
+      results.push(trainAsyncSeed(config, options, seed, tick(i, seed)));
+      await yieldToEventLoop();
+    }
+    return { config, options, mode: 'simulation', results };
+  }
+  const { url, server } = await redisForRun(options.redis);
+  try {
+    for (const [i, seed] of config.seeds.entries()) {
+      results.push(await trainRedisSeed(config, options, seed, url, launch, tick(i, seed)));
+    }
+  } finally {
+    await server?.stop();
+  }
+  return { config, options, mode: 'redis', results };
+}
+
+function describeAsync(options: AsyncOptions, mode: 'simulation' | 'redis'): string {
+  const where = mode === 'simulation' ? `simulated, lag ${options.lag}` : `processes over Redis`;
+  const is = options.is.kind === 'none' ? 'no importance weights' : `counts × min(w, ${options.is.cap})`;
+  return `${options.actors} actor(s) (${where}), hot-load per ${options.hotLoad}, horizon ${options.horizon}, ${is}`;
+}
+
+/**
+ * The files and terminal text of an asynchronous `ftw train` run.
+ *
+ * @param outcome - the trained seeds
+ * @returns what `executeRun` writes and prints
+ */
+export function asyncRunResult(outcome: AsyncOutcome): RunResult {
+  const summary = summarizeAsync(outcome);
+  const f = (x: MeanInterval | null, digits: number) => (x === null ? '—' : formatInterval(x, digits));
+  const table = markdownTable(
+    ['figure', 'mean ± 95% CI over seeds'],
+    [
+      ['final P(optimal action)', f(summary.finalOptimalProbability, 4)],
+      ['environment steps', f(summary.environmentSteps, 0)],
+      ['version spread inside trajectories', f(summary.versionSpread, 3)],
+      ['share of multi-version trajectories', f(summary.multiVersionShare, 3)],
+      ['pool staleness (versions)', f(summary.poolStaleness, 2)],
+      ['selected staleness (versions)', f(summary.selectionStaleness, 2)],
+      ['log w(τ) of selected elites', f(summary.logWeightMean, 3)],
+      ['ESS of the selection / selected', f(summary.essShare, 3)],
+      ['environment steps per second', f(summary.stepsPerSecond, 0)],
+    ],
+    ['l', 'r'],
+  );
+  const heading = [
+    `ftw train (asynchronous): ${describeEnvironment(outcome.config.environment)}`,
+    `  ${describeMethod(outcome.config)}`,
+    `  ${describeAsync(outcome.options, outcome.mode)}`,
+  ];
+  return {
+    artifacts: {
+      config: { ...outcome.config, asynchronous: outcome.options },
+      metrics: outcome.results.flatMap((r) => r.metrics),
+      summary: { command: 'train', asynchronous: outcome.options, ...summary },
+      report: [
+        `# ftw train (asynchronous)`,
+        '',
+        ...heading.slice(1).map((l) => l.trim()),
+        '',
+        table,
+        '',
+      ].join('\n'),
+      files: {},
+    },
+    text: (written) => [...heading, '', table.trimEnd(), '', `run written to ${written}/`, ''].join('\n'),
+  };
+}

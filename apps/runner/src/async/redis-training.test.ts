@@ -1,0 +1,43 @@
+import { type RedisServer, startRedisServer } from '@ftw/redis-pool';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASYNC_SCENARIO_BASE } from './compare-async.js';
+import { trainRedisSeed } from './redis-training.js';
+import { sourceLauncher } from './testing/source-launcher.js';
+
+let server: RedisServer | undefined;
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('trainRedisSeed', () => {
+  it('trains with actor processes over Redis, whole multi-step episodes, versions per step', async () => {
+    const config = { ...ASYNC_SCENARIO_BASE, iterations: 25, seeds: [0] };
+    const options = {
+      actors: 2,
+      redis: server!.url,
+      lag: 0,
+      hotLoad: 'step' as const,
+      is: { kind: 'none' as const },
+      horizon: 4,
+    };
+    const result = await trainRedisSeed(config, options, 0, server!.url, sourceLauncher);
+    expect(result.metrics).toHaveLength(25);
+    expect(result.malformed).toBe(0);
+    // Every episode has 4 steps, and each iteration took at least `rollouts` of them.
+    expect(result.environmentSteps % 4).toBe(0);
+    expect(result.environmentSteps).toBeGreaterThanOrEqual(25 * 3 * 4);
+    expect(result.updates).toBeGreaterThan(0);
+    expect(result.stepsPerSecond).toBeGreaterThan(0);
+    for (const m of result.metrics) {
+      expect(m.versionSpread).toBeGreaterThanOrEqual(0);
+      expect(m.optimalProbability).toBeGreaterThanOrEqual(0);
+      expect(m.optimalProbability).toBeLessThanOrEqual(1);
+    }
+    // FTW selected from the mirrored pool and measured its staleness.
+    const staleness = result.metrics.flatMap((m) => (m.poolStaleness === null ? [] : [m.poolStaleness]));
+    expect(staleness.length).toBeGreaterThan(0);
+  });
+});

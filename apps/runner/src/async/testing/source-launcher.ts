@@ -1,0 +1,14 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ACTOR_VARIABLE } from '../redis-actor.js';
+import type { ActorLauncher } from '../redis-training.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+/** Starts actor processes from the TypeScript source (tests run without a build). */
+export const sourceLauncher: ActorLauncher = (task) =>
+  spawn(process.execPath, ['--conditions=@ftw/source', '--import', './register-ts.mjs', 'actor-child.ts'], {
+    cwd: here,
+    env: { ...process.env, [ACTOR_VARIABLE]: JSON.stringify(task) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
