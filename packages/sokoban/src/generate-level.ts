@@ -108,8 +108,18 @@ const CANDIDATES_PER_ROOM = 4;
  *
  * @example
  * ```ts
- * const { level, moves, pushes } = generateLevel({ width: 5, height: 5, boxes: 1 }, 7);
- * console.log(formatLevel(level), moves, pushes);
+ * const { level, moves, pushes, path } = generateLevel({ width: 6, height: 6, boxes: 1 }, 0);
+ * console.log(formatLevel(level));
+ * // ########
+ * // ##@    #
+ * // ##   $ #
+ * // ####   #
+ * // ####   #
+ * // ####   #
+ * // ####.  #
+ * // ########
+ * console.log(moves, pushes, path);
+ * // 10 5 rrrDDDDrdL
  * ```
  */
 export function generateLevel(options: GenerateLevelOptions, random: UniformRandom | number): GeneratedLevel {

@@ -170,7 +170,7 @@ const SOLVED_BONUS = 10;
  * const env = new SokobanEnv({ level: parseLevel('######\n#@ $.#\n######') });
  * env.reset();
  * console.log(env.step(Action.Right).reward, env.step(Action.Right));
- * // 0 { observation: { grid: Uint8Array(18) [...], width: 6, height: 3, key: '\x09\x0a' }, reward: 1,
+ * // 0 { observation: { grid: Uint8Array(18) [...], width: 6, height: 3, key: '\t\n' }, reward: 1,
  * //   terminated: true, truncated: false, info: { steps: 2, boxesOnTarget: 1, solved: true, ... } }
  * ```
  */

@@ -117,3 +117,35 @@ export function exhaustiveSolve(
   }
   return null;
 }
+
+/**
+ * The fewest pushes of any solution (moves cost nothing): a 0-1 breadth-first search over every position
+ * reachable by single moves.
+ *
+ * @param text - an XSB level
+ * @returns the fewest pushes, or `null` when the level has no solution
+ */
+export function exhaustiveMinPushes(text: string): number | null {
+  const start = new ModelBoard(text).text();
+  const best = new Map<string, number>([[start, 0]]);
+  const deque: Array<[string, number]> = [[start, 0]];
+  const done = new Set<string>();
+  while (deque.length > 0) {
+    const [board, pushes] = deque.shift()!;
+    if (done.has(board)) continue;
+    done.add(board);
+    if (!board.includes('$')) return pushes;
+    for (let a = 0; a < 4; a++) {
+      const model = new ModelBoard(board);
+      const { moved, pushed } = model.step(a);
+      if (!moved) continue;
+      const key = model.text();
+      const p = pushes + (pushed ? 1 : 0);
+      if ((best.get(key) ?? Number.POSITIVE_INFINITY) <= p) continue;
+      best.set(key, p);
+      if (pushed) deque.push([key, p]);
+      else deque.unshift([key, p]);
+    }
+  }
+  return null;
+}
