@@ -123,9 +123,12 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuiltD
   };
   const { counts, report } = selectDataset(items, selection, options.random);
   const u = mode === 'expected' && options.format !== 'trl' ? options.random() : undefined;
+  // Without a threshold every minibatch keeps exactly K, so the counts total J·K per group.
+  const total = options.threshold === undefined ? options.batches * options.keep * report.groups : undefined;
   const written = await writeDataset(options.out, items, counts, {
     format: options.format,
     ...(u === undefined ? {} : { u }),
+    ...(total === undefined ? {} : { total }),
   });
   const importance =
     options.currentLogprobs === undefined

@@ -36,6 +36,8 @@ export interface WriteOptions {
    * `art`); required when a count is not a whole number.
    */
   readonly u?: number;
+  /** The exact total of the counts when known (J·K per group without a threshold), kept exactly. */
+  readonly total?: number;
 }
 
 /**
@@ -45,7 +47,7 @@ export interface WriteOptions {
  *
  * Counts: `trl` writes each run once with `weight` = its count. `openai` and `art` have no fractional
  * weight, so a count of m is m copies; fractional counts are first rounded by {@link systematicRound}
- * with `u` (each within 1 of its count, the total exact).
+ * with `u` (each within 1 of its count; the total exactly `total` when given).
  *
  * @param path - the output file
  * @param items - the window's trajectories
@@ -80,7 +82,7 @@ export async function writeDataset(
     if (options.u === undefined) {
       throw new RangeError('u (a uniform on [0, 1)) is required to round fractional counts for this format');
     }
-    written = Float64Array.from(systematicRound(counts, options.u));
+    written = Float64Array.from(systematicRound(counts, options.u, options.total));
   }
   const temporary = `${path}.tmp-${process.pid}`;
   const stream = createWriteStream(temporary, { encoding: 'utf8' });
