@@ -16,7 +16,8 @@ import { trainAsyncSeed } from './train-async-seed.js';
  * The environment and budget of `ftw compare --scenario async`: the contextual bandit (two tasks, three
  * arms) made multi-step by four decisions per episode, FTW with Adam, 4 simulated actors and 3 episodes
  * per iteration (so one actor's episode is always in flight across an update), hot-loading per step.
- * Every variant spends exactly iterations × rollouts × horizon environment steps.
+ * Every variant spends the same environment steps: iterations × rollouts × horizon in completed episodes
+ * plus the steps of the episodes still in flight at the end (fewer than actors × horizon).
  */
 export const ASYNC_SCENARIO_BASE: TrainConfig = {
   ...REPRODUCE_CONFIG,
@@ -200,7 +201,7 @@ export function asyncComparisonResult(comparison: AsyncComparison): RunResult {
   const seeds = comparison.variants[0]?.outcome.results.length ?? 0;
   const intro = [
     `${describeEnvironment(base.environment)}, 4 decisions per episode; ${describeMethod(base)}`,
-    `4 simulated actors, hot-load per step; every variant: ${base.iterations} × ${base.rollouts} episodes × 4 steps = ${base.iterations * base.rollouts * 4} environment steps; ${seeds} seeds; mean ± 95% CI`,
+    `4 simulated actors, hot-load per step; every variant: ${base.iterations} × ${base.rollouts} episodes × 4 steps = ${base.iterations * base.rollouts * 4} environment steps (+ the same few of unfinished episodes); ${seeds} seeds; mean ± 95% CI`,
   ];
   const text = [
     'ftw compare --scenario async',
