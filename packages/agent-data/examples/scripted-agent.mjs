@@ -6,6 +6,7 @@
 // as a realistic log in any of the shapes @ftw/agent-data reads:
 //
 //   node examples/scripted-agent.mjs --shape ai-sdk --runs 500 --success-rate 0.3 --seed 1 --out runs.jsonl
+//   (--tasks 20: 20 fixed problems attempted repeatedly, for per-task selection)
 //
 // Shapes: ftw | openai | ai-sdk | agents | art. Each line is one run. The same seed writes the same file.
 import { writeFileSync } from 'node:fs';
@@ -57,10 +58,12 @@ function logprobs(text, random, unsure) {
 }
 
 /** One run: chat messages (assistant turns carry a trace) and its reward. */
-function playRun(index, random, successRate, versionEvery) {
-  const a = 2 + Math.floor(random() * 40);
-  const b = 2 + Math.floor(random() * 40);
-  const c = 2 + Math.floor(random() * 9);
+function playRun(index, random, successRate, versionEvery, tasks) {
+  // With `tasks` > 0 the runs repeat that many fixed problems (several attempts per task); else each is new.
+  const pick = tasks > 0 ? generator(1 + Math.floor(random() * tasks)) : random;
+  const a = 2 + Math.floor(pick() * 40);
+  const b = 2 + Math.floor(pick() * 40);
+  const c = 2 + Math.floor(pick() * 9);
   const task = `Compute (${a} + ${b}) * ${c}.`;
   const mistake = random() >= successRate;
   const recheck = random() < 0.35;
@@ -278,7 +281,8 @@ const SHAPES = {
 /**
  * Plays `runs` episodes and returns the log text in `shape`.
  * @param {{ shape?: string, runs?: number, successRate?: number, seed?: number, versionEvery?: number, first?: number }} options
- *   (`first`: index of the first run, so that logs written in parts have distinct ids and sequences)
+ *   (`first`: index of the first run, so that logs written in parts have distinct ids and sequences;
+ *   `tasks`: repeat that many fixed problems, several attempts each, instead of a new problem per run)
  * @returns {string} JSONL, one run per line
  */
 export function scriptedLog({
@@ -288,6 +292,7 @@ export function scriptedLog({
   seed = 0,
   versionEvery = 100,
   first = 0,
+  tasks = 0,
 } = {}) {
   const toShape = SHAPES[shape];
   if (toShape === undefined)
@@ -295,7 +300,7 @@ export function scriptedLog({
   const random = generator(seed);
   let text = '';
   for (let i = first; i < first + runs; i++)
-    text += `${JSON.stringify(toShape(playRun(i, random, successRate, versionEvery)))}\n`;
+    text += `${JSON.stringify(toShape(playRun(i, random, successRate, versionEvery, tasks)))}\n`;
   return text;
 }
 
@@ -305,6 +310,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       shape: { type: 'string', default: 'ftw' },
       runs: { type: 'string', default: '200' },
       'success-rate': { type: 'string', default: '0.5' },
+      tasks: { type: 'string', default: '0' },
       seed: { type: 'string', default: '0' },
       out: { type: 'string' },
     },
@@ -313,6 +319,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     shape: values.shape,
     runs: Number(values.runs),
     successRate: Number(values['success-rate']),
+    tasks: Number(values.tasks),
     seed: Number(values.seed),
   });
   if (values.out === undefined) process.stdout.write(text);

@@ -213,6 +213,36 @@ describe('ftw dataset', () => {
     expect(importance.essFraction).toBeLessThanOrEqual(1);
   });
 
+  it('selects within each task with --per-task: every task of the window gets J·K selections', async () => {
+    const input = join(dir, 'tasks-repeated.jsonl');
+    writeFileSync(input, scriptedLog({ shape: 'agents', runs: 300, successRate: 0.5, seed: 2, tasks: 6 }));
+    const out = join(dir, 'per-task.jsonl');
+    const args = [
+      '--input',
+      input,
+      '--from',
+      'agents',
+      '--capacity',
+      '300',
+      '--batch-size',
+      '4',
+      '--keep',
+      '1',
+    ];
+    expect(
+      await ftw(...args, '--batches', '10', '--per-task', '--format', 'trl', '--out', out, '--json'),
+    ).toBe(0);
+    const { report } = JSON.parse(stdout);
+    expect(report.groups).toBe(6);
+    const byTask = new Map<string, number>();
+    for (const line of readFileSync(out, 'utf8').trimEnd().split('\n')) {
+      const { messages, weight } = JSON.parse(line);
+      const task = messages.find((m: { role: string }) => m.role === 'user').content;
+      byTask.set(task, (byTask.get(task) ?? 0) + weight);
+    }
+    expect([...byTask.values()]).toEqual(Array(6).fill(10));
+  });
+
   it.each([
     [['--keep', '9'], /--keep must be an integer in \[1, 5\], got "9"/],
     [['--format', 'csv'], /--format must be one of openai, trl, art, got "csv"/],
