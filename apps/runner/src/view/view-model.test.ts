@@ -91,7 +91,7 @@ describe('viewModel', () => {
     const model = viewModel([run]);
     const chart = model.environments[0]!.charts[0]!;
     const points = chart.curves.reduce((n, c) => n + c.x.length, 0);
-    expect(points).toBeLessThanOrEqual(100 * 2 * 25 + 100 * 2 + 2 * 250 + 2);
+    expect(points).toBeLessThanOrEqual(100 * (2 * 15 + 2) + 2 * 250 + 2);
     // Every seed's spike survives the thinning.
     for (const c of chart.curves.filter((k) => k.s !== null)) expect(Math.max(...c.y)).toBe(7);
     expect(JSON.stringify(model).length).toBeLessThan(3e6);

@@ -75,13 +75,13 @@ export interface ViewModel {
 }
 
 /**
- * Points per chart shared by the per-seed curves (each keeps its minima and maxima per bucket). Vega's
- * dataflow costs some 10-20 µs per point on a loaded 2-core machine, so a chart must stay near 5,000 points
- * to draw in about 0.1 s; 100 seeds then get 25 buckets each, 3 seeds 300.
+ * Points per chart shared by the per-seed curves (each keeps its minima and maxima per bucket). Vega costs
+ * some 30 µs of CPU per drawn point here, so a chart stays near 3,000 seed points: 100 seeds get 15
+ * buckets each (their curves make a cloud whose envelope is kept), 10 seeds 150, 3 seeds 300.
  */
-const SEED_POINTS_PER_CHART = 5_000;
+const SEED_POINTS_PER_CHART = 3_000;
 /** Bounds on the buckets of one seed's curve. */
-const SEED_BUCKETS = { min: 25, max: 300 } as const;
+const SEED_BUCKETS = { min: 15, max: 300 } as const;
 /** Buckets of a mean curve (two points each at most). */
 const MEAN_BUCKETS = 250;
 /** Points of the common grid when seeds do not share their environment-step grid. */

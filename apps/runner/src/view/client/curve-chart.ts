@@ -84,7 +84,7 @@ export function curveChartSpec(
     field: 'x',
     type: 'quantitative',
     title: 'environment steps',
-    axis: { format: '~s' },
+    axis: { format: ',.0f' },
   };
   const y = {
     field: 'y',
@@ -92,6 +92,9 @@ export function curveChartSpec(
     title: chart.axis,
     scale: chart.unitInterval ? { domain: [0, 1] } : { zero: false },
   };
+  // Many seeds overlap into a solid cloud: the more seeds a curve group has, the fainter each one.
+  const seeds = Math.max(1, ...chart.curves.map((c) => groups[c.g]!.seeds.length));
+  const seedOpacity = Math.max(0.08, Math.min(0.45, 4 / seeds));
   const visible =
     'indexof(hiddenRuns, datum.run) < 0 && indexof(hiddenMethods, datum.method) < 0 && indexof(hiddenGroups, datum.g) < 0';
   return {
@@ -113,7 +116,7 @@ export function curveChartSpec(
       },
       {
         transform: [{ filter: "showSeeds && datum.kind === 'seed' && indexof(hiddenSeeds, datum.seed) < 0" }],
-        mark: { type: 'line', strokeWidth: 1, opacity: 0.4, clip: true },
+        mark: { type: 'line', strokeWidth: 1, opacity: seedOpacity, clip: true },
         encoding: {
           x,
           y,
@@ -124,6 +127,12 @@ export function curveChartSpec(
             { field: 'seed', title: 'seed' },
           ],
         },
+      },
+      {
+        // A white halo under each mean line keeps it readable over the seeds' cloud.
+        transform: [{ filter: "showMean && datum.kind === 'mean'" }],
+        mark: { type: 'line', strokeWidth: 5, color: 'white', opacity: 0.9, clip: true },
+        encoding: { x, y, detail: { field: 'curve' } },
       },
       {
         transform: [{ filter: "showMean && datum.kind === 'mean'" }],
