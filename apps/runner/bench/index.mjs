@@ -1,50 +1,116 @@
-// pnpm bench: training iterations per second of the runner's loop (pnpm build first; reads dist/).
-// Floor, measured in the same run: the same 240 rollouts (reset, sample from the policy, step) with no
-// learning at all, so the ratio is what FTW's pool, selection and loss add to collecting the data.
-import { bench, do_not_optimize, run } from 'mitata';
-import {
+// pnpm bench: the runner's training loop against floors measured in the same run (goals printed beside
+// each figure; the process exits non-zero when one is missed). Builds src/training.ts from the current
+// sources first (scripts/build-from-source.mjs), so it never measures a stale dist/.
+//
+// 1. Scaling of FTW's sampled update with the pool: the marginal cost of one iteration (push one one-step
+//    episode into a full pool of N, select J = 4 minibatches of C = 5, keep K = 1, one SGD step with the
+//    KL term, every metric the updater reports) at N = 128, 10^3, 10^4, 10^5. Goal: N = 10^5 within 2×
+//    of N = 128 (the update's work is J·C draws and J·K rows, whatever N).
+// 2. The exact expected mode at the same sizes, for scale: it weights every trajectory, so it is O(N) by
+//    definition (no goal; the figure per trajectory held is printed).
+// 3. The reproduction setting: one seed of `ftw reproduce` (240 iterations, 236 updates, metrics and
+//    evaluation included) against 240 rollouts with no learning at all (reset, action probabilities,
+//    sample, step). Goal: within 15×.
+import { bench, do_not_optimize } from 'mitata';
+import { runAndReport } from '../../../scripts/bench-ratios.mjs';
+import { buildFromSource } from '../scripts/build-from-source.mjs';
+
+const built = await buildFromSource({ entry: 'src/training.ts', name: 'training' });
+const {
   ActionDistribution,
-  COMPARE_SCENARIOS,
+  configSelector,
   createEnvironment,
+  createOptimizer,
+  FtwUpdater,
   REPRODUCE_CONFIG,
   seededStreams,
   TabularPolicy,
   trainSeed,
-} from '../dist/training.js';
+} = await import(built.file);
+built.remove();
 
-const ITERATIONS = REPRODUCE_CONFIG.iterations;
+const SIZES = [128, 1_000, 10_000, 100_000];
 
-bench('240 rollouts, no learning (floor)', () => {
-  const streams = seededStreams(0);
-  const env = createEnvironment(REPRODUCE_CONFIG.environment, streams.environment);
-  const policy = new TabularPolicy(env.numActions, env.observationCount);
-  const distribution = new ActionDistribution(env.numActions);
-  let sum = 0;
-  for (let i = 0; i < ITERATIONS; i++) {
-    const observation = env.reset();
-    sum += env.step(distribution.of(policy, observation).sample(streams.policy())).reward;
+/** An updater whose pool is full (N updates made), and a function that makes one more iteration. */
+function fullPool(capacity, selection) {
+  const config = { ...REPRODUCE_CONFIG, capacity, selection };
+  const streams = seededStreams(1);
+  const policy = new TabularPolicy(2, 1);
+  const updater = new FtwUpdater(
+    config,
+    policy,
+    createOptimizer('sgd', config.lr),
+    configSelector(config, streams.selection),
+  );
+  // Pre-drawn one-step episodes with Gaussian-like returns, cycled.
+  const episodes = Array.from({ length: 4096 }, (_, i) => [
+    {
+      length: 1,
+      observations: Int32Array.of(0),
+      actions: Int32Array.of(i & 1),
+      logProbs: Float64Array.of(-Math.LN2),
+      versions: Uint32Array.of(0),
+      return: (i & 1 ? 0.3 : 1) + 0.2 * (streams.policy() + streams.policy() + streams.policy() - 1.5),
+    },
+  ]);
+  let version = 0;
+  const step = () => {
+    const batch = episodes[version % episodes.length];
+    batch[0].versions[0] = version;
+    if (updater.update(batch, version) !== null) version++;
+    return version;
+  };
+  // Fill the pool directly (an expected-mode update per push would cost O(N²) in all), then one update.
+  for (let i = 0; i < capacity - 1; i++) {
+    const e = episodes[i % episodes.length][0];
+    updater.pool.push({
+      actions: e.actions,
+      logProbs: e.logProbs,
+      versions: 0,
+      return: e.return,
+      observations: e.observations,
+    });
   }
-  do_not_optimize(sum);
-});
-bench('ftw reproduce, one seed (240 iterations)', () => do_not_optimize(trainSeed(REPRODUCE_CONFIG, 0)));
+  step();
+  return step;
+}
 
-const gaussian = COMPARE_SCENARIOS.find((s) => s.name === 'gaussian');
-const perMethod = gaussian.methods.map(({ label, overrides }) => {
-  const config = { ...gaussian.base, ...overrides, seeds: [0] };
-  const name = `compare gaussian ${label} (${config.iterations} iterations × ${config.rollouts})`;
-  bench(name, () => do_not_optimize(trainSeed(config, 0)));
-  return { name, iterations: config.iterations };
-});
+const sampled = new Map(SIZES.map((n) => [n, fullPool(n, 'sampled')]));
+const expected = new Map(SIZES.map((n) => [n, fullPool(n, 'expected')]));
+const name = (mode, n) => `ftw ${mode} update, full pool N = ${n.toLocaleString('en-US')}`;
 
-const { benchmarks } = await run({ format: 'mitata', colors: false });
-const average = new Map();
-for (const trial of benchmarks) for (const r of trial.runs) if (r.stats) average.set(r.name, r.stats.avg);
-const floor = average.get('240 rollouts, no learning (floor)');
-const reproduce = average.get('ftw reproduce, one seed (240 iterations)');
-const perSecond = (ns, iterations) => Math.round((iterations * 1e9) / ns).toLocaleString('en-US');
-console.log('\ntraining iterations per second (one iteration = collect, then update):');
-console.log(`  ftw reproduce: ${perSecond(reproduce, ITERATIONS)} iterations/s`);
-for (const { name, iterations } of perMethod)
-  console.log(`  ${name}: ${perSecond(average.get(name), iterations)} iterations/s`);
-console.log('\nratio against the floor measured in this run (lower is better):');
-console.log(`  ftw reproduce: ${(reproduce / floor).toFixed(1)}× 240 rollouts without learning`);
+function register() {
+  for (const n of SIZES) bench(name('sampled', n), () => do_not_optimize(sampled.get(n)()));
+  for (const n of SIZES) bench(name('expected', n), () => do_not_optimize(expected.get(n)()));
+  bench('240 rollouts, no learning (floor)', () => {
+    const streams = seededStreams(0);
+    const env = createEnvironment(REPRODUCE_CONFIG.environment, streams.environment);
+    const policy = new TabularPolicy(env.numActions, env.observationCount);
+    const distribution = new ActionDistribution(env.numActions);
+    let sum = 0;
+    for (let i = 0; i < REPRODUCE_CONFIG.iterations; i++) {
+      const observation = env.reset();
+      sum += env.step(distribution.of(policy, observation).sample(streams.policy())).reward;
+    }
+    do_not_optimize(sum);
+  });
+  bench('ftw reproduce, one seed (240 iterations)', () => do_not_optimize(trainSeed(REPRODUCE_CONFIG, 0)));
+}
+
+await runAndReport(register, [
+  ...SIZES.slice(1).map((n) => ({
+    target: name('sampled', n),
+    floor: name('sampled', 128),
+    ...(n === 100_000 ? { goal: 2 } : { note: 'for scale' }),
+  })),
+  ...SIZES.slice(1).map((n) => ({
+    target: name('expected', n),
+    floor: name('expected', 128),
+    note: 'O(N) by definition: every trajectory is weighted',
+  })),
+  {
+    target: 'ftw reproduce, one seed (240 iterations)',
+    floor: '240 rollouts, no learning (floor)',
+    goal: 15,
+  },
+]);

@@ -1,25 +1,28 @@
-// pnpm docs: regenerates the pictures in docs/ that the READMEs embed, from the built CLI (pnpm build
-// first). Runs reproduce, occupancy and compare with their defaults in a temporary folder and copies the
-// charts, Figure 1's CSV and the comparison report (with its image links rewritten) into docs/.
+// pnpm docs: regenerates the artifacts in docs/ that the READMEs quote and embed. Builds the CLI from the
+// current sources (scripts/build-from-source.mjs, so no stale dist/ can produce them), runs reproduce,
+// occupancy, compare (Adam, the scenarios' optimiser) and compare with plain SGD at the reproduction's
+// rate in a temporary folder, and copies the charts, Figure 1's CSV, the comparison reports (image
+// links rewritten) and the printed outputs into docs/.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildFromSource } from './build-from-source.mjs';
 
 const runner = join(dirname(fileURLToPath(import.meta.url)), '..');
 const docs = join(runner, 'docs');
 const out = mkdtempSync(join(tmpdir(), 'ftw-docs-'));
+const built = await buildFromSource();
 const ftw = (...args) =>
-  execFileSync(process.execPath, [join(runner, 'dist', 'cli.js'), ...args, '--out', out], {
-    encoding: 'utf8',
-  });
+  execFileSync(process.execPath, [built.file, ...args, '--out', out], { encoding: 'utf8' });
 
 try {
   mkdirSync(docs, { recursive: true });
   const reproduce = ftw('reproduce');
   ftw('occupancy', '--quiet');
   const compare = ftw('compare');
+  const compareSgd = ftw('compare', '--optimizer', 'sgd', '--lr', '0.08', '--name', 'compare-sgd');
   const copies = [
     ['reproduce/optimal-probability.svg', 'reproduce-optimal-probability.svg'],
     ['occupancy/figure-1.svg', 'figure-1.svg'],
@@ -34,12 +37,22 @@ try {
     .replaceAll('(curves-', '(compare-')
     .replaceAll('(regret-', '(compare-regret-');
   writeFileSync(join(docs, 'compare.md'), report);
+  // The SGD comparison's report without its charts (the README quotes its tables).
+  const sgdReport = readFileSync(join(out, 'compare-sgd', 'report.md'), 'utf8').replace(
+    /\n!\[[^\]]*\]\([^)]*\)\n/g,
+    '\n',
+  );
+  writeFileSync(join(docs, 'compare-sgd.md'), sgdReport);
   // The printed outputs, minus what depends on the machine (timing and absolute paths).
   const clean = (text) =>
     text.replace(/\ncomputed in \d+ ms; run written to .*\n/, '\n').replace(/\n\nrun written to .*\n/, '\n');
   writeFileSync(join(docs, 'reproduce-output.txt'), clean(reproduce));
   writeFileSync(join(docs, 'compare-output.txt'), clean(compare));
-  console.log(`docs/ updated: ${copies.map(([, to]) => to).join(', ')}, compare.md, *-output.txt`);
+  writeFileSync(join(docs, 'compare-sgd-output.txt'), clean(compareSgd));
+  console.log(
+    `docs/ updated: ${copies.map(([, to]) => to).join(', ')}, compare.md, compare-sgd.md, *-output.txt`,
+  );
 } finally {
   rmSync(out, { recursive: true, force: true });
+  built.remove();
 }

@@ -1,11 +1,14 @@
 /**
- * The runner's training loop as a module, for the benchmark (`bench/index.mjs` imports `dist/training.js`).
- * Not a public API: the runner is an application and this entry may change with it.
+ * The runner's training loop as a module, for the benchmark (`bench/index.mjs` builds it from source with
+ * `scripts/build-from-source.mjs`). Not a public API: the runner is an application and this entry may
+ * change with it.
  */
 export { COMPARE_SCENARIOS } from './config/compare-scenarios.js';
 export { REPRODUCE_CONFIG } from './config/reproduce-config.js';
 export { seededStreams } from './random/seeded-streams.js';
 export { ActionDistribution } from './train/action-distribution.js';
 export { createEnvironment } from './train/create-environment.js';
+export { configSelector, FtwUpdater } from './train/ftw-updater.js';
+export { createOptimizer } from './train/optimizer.js';
 export { TabularPolicy } from './train/tabular-policy.js';
 export { trainSeed } from './train/train-seed.js';

@@ -39,7 +39,7 @@ export class ActionDistribution {
    * @returns this
    */
   of(policy: Policy, observation: number, parameters?: Float64Array): this {
-    const z = policy.logits(observation, this.logits, parameters);
+    const z = policy.logits(observation, this.logits, 0, parameters);
     const p = this.probabilities;
     const A = p.length;
     let max = Number.NEGATIVE_INFINITY;

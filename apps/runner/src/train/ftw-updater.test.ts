@@ -87,7 +87,7 @@ function selectionOf(
     selected.push({ steps: episodes[i]!.steps, count: m });
     for (const s of episodes[i]!.steps) klRows.push(s.observation);
   });
-  return { choice: { positions, counts: chosen }, selected, klRows };
+  return { choice: { positions, counts: chosen, size: positions.length }, selected, klRows };
 }
 
 describe('FtwUpdater', () => {
@@ -145,6 +145,7 @@ describe('FtwUpdater', () => {
         const secondChoice = {
           positions: Array.from(second.choice.positions, (p) => p + 3),
           counts: second.choice.counts,
+          size: second.choice.size,
         };
         const { policy, updater } = setup({ kl, reference: 'previous', beta }, [first.choice, secondChoice]);
         policy.parameters.set(theta0);

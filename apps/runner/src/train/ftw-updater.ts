@@ -1,19 +1,21 @@
 import { type FtwLossOut, ftwLoss, trajectoryWeights } from '@ftw/objective';
 import { ReplayPool } from '@ftw/replay-pool';
-import { expectedCounts, selectElites } from '@ftw/selection';
 import type { TrainConfig } from '../config/train-config.js';
 import type { Episode } from './episode.js';
+import { ExpectedSelection } from './expected-selection.js';
+import { MinibatchSampler } from './minibatch-sampler.js';
 import type { Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
-import { orderTies } from './tie-order.js';
 import type { Updater, UpdateStats } from './updater.js';
 
 /** The elites of one update: pool positions (distinct) and their selection counts m_i > 0. */
 export interface EliteChoice {
-  /** Pool positions of the selected trajectories, each once. */
+  /** Pool positions of the selected trajectories, each once, in `positions[0 .. size)`. */
   readonly positions: ArrayLike<number>;
   /** Selection count m_i of each (an integer for sampled selection, an expected count otherwise). */
   readonly counts: ArrayLike<number>;
+  /** Number of selected trajectories. */
+  readonly size: number;
 }
 
 /**
@@ -23,41 +25,31 @@ export interface EliteChoice {
 export type EliteSelector = (pool: ReplayPool, version: number) => EliteChoice | null;
 
 /**
- * The selection of a configuration: `selectElites` (J minibatches of C, top K of each) or, for the
- * `expected` mode, `expectedCounts`, over the pool's selectable trajectories, with the tie rule and the
- * threshold.
+ * The selection of a configuration, at a cost that follows the work: `sampled` draws J minibatches of C
+ * from the pool's selectable index and keeps the top K of each ({@link MinibatchSampler}, O(J·C));
+ * `expected` weights every selectable trajectory by its exact expected count ({@link ExpectedSelection},
+ * O(N) with no sort). Both apply the tie rule and the threshold.
  *
  * @param config - the FTW fields of the configuration
  * @param random - the selection stream
  * @returns the selector
  */
 export function configSelector(config: TrainConfig, random: () => number): EliteSelector {
+  const options = {
+    batches: config.batches,
+    batchSize: config.batchSize,
+    keep: config.keep,
+    threshold: config.threshold,
+    tieRule: config.tieRule,
+  };
+  if (config.selection === 'expected') {
+    const expected = new ExpectedSelection(options, config.capacity);
+    return (pool, version) => expected.select(pool, version);
+  }
+  const sampler = new MinibatchSampler(options);
   return (pool, version) => {
-    const { returns, positions } = pool.selectable(version);
-    if (returns.length < config.batchSize) return null;
-    const ordered =
-      config.tieRule === 'random'
-        ? { values: returns, threshold: config.threshold ?? undefined }
-        : orderTies(returns, config.tieRule, config.threshold);
-    const options = {
-      batches: config.batches,
-      batchSize: config.batchSize,
-      keep: config.keep,
-      ...(ordered.threshold === undefined ? {} : { threshold: ordered.threshold }),
-    };
-    const counts: ArrayLike<number> =
-      config.selection === 'sampled'
-        ? selectElites(ordered.values, options, random).counts
-        : expectedCounts(ordered.values, options);
-    const chosen: number[] = [];
-    const chosenCounts: number[] = [];
-    for (let i = 0; i < counts.length; i++) {
-      if (counts[i]! > 0) {
-        chosen.push(positions[i]!);
-        chosenCounts.push(counts[i]!);
-      }
-    }
-    return { positions: chosen, counts: chosenCounts };
+    const index = pool.selectableIndex(version);
+    return index.size < config.batchSize ? null : sampler.select(index, random);
   };
 }
 
@@ -86,8 +78,15 @@ export class FtwUpdater implements Updater {
   readonly #select: EliteSelector;
   readonly #pool: ReplayPool;
   readonly #initial: Float64Array;
-  #previous: Float64Array | null = null;
+  readonly #rows: LossRows;
+  /** θ before the previous update (valid once `#hasPrevious`), and a spare for the current one. */
+  #previous = new Float64Array(0);
+  #spare = new Float64Array(0);
+  #hasPrevious = false;
   #grad = new Float64Array(0);
+  #counts = new Float64Array(16);
+  #lengths = new Float64Array(16);
+  readonly #out: FtwLossOut = {};
 
   /**
    * @param config - the resolved configuration (FTW fields)
@@ -106,6 +105,7 @@ export class FtwUpdater implements Updater {
         : { capacity: config.capacity, maxVersionLag: config.maxVersionLag },
     );
     this.#initial = Float64Array.from(policy.parameters);
+    this.#rows = new LossRows(policy.numActions);
   }
 
   /** The pool (read-only use: tests and diagnostics). */
@@ -129,14 +129,17 @@ export class FtwUpdater implements Updater {
     const choice = this.#select(pool, version);
     if (choice === null) return null;
 
-    const observations: number[] = [];
-    const actions: number[] = [];
-    const lengths: number[] = [];
+    const size = choice.size;
+    if (this.#counts.length < size) {
+      this.#counts = new Float64Array(2 * size);
+      this.#lengths = new Float64Array(2 * size);
+    }
+    let steps = 0;
     let total = 0;
     let sum = 0;
     let sumSquares = 0;
     let ageSum = 0;
-    for (let i = 0; i < choice.positions.length; i++) {
+    for (let i = 0; i < size; i++) {
       const m = choice.counts[i]!;
       const trajectory = pool.at(choice.positions[i]!);
       const r = trajectory.return;
@@ -144,21 +147,41 @@ export class FtwUpdater implements Updater {
       sum += m * r;
       sumSquares += m * r * r;
       ageSum += m * (version - trajectory.minVersion);
-      lengths.push(trajectory.length);
-      for (let t = 0; t < trajectory.length; t++) {
-        observations.push(trajectory.observations![t]!);
-        actions.push(trajectory.actions[t]!);
-      }
+      this.#counts[i] = m;
+      this.#lengths[i] = trajectory.length;
+      steps += trajectory.length;
     }
     if (total === 0 && config.beta === 0) return null;
-    let weights: Float64Array | undefined;
+    const rows = this.#rows;
+    let view: RowViews;
     if (total > 0) {
-      weights = trajectoryWeights(choice.counts, lengths);
+      view = rows.views(steps);
+      for (let i = 0, row = 0; i < size; i++) {
+        const trajectory = pool.at(choice.positions[i]!);
+        for (let t = 0; t < trajectory.length; t++, row++) {
+          rows.observations[row] = trajectory.observations![t]!;
+          view.selected[row] = trajectory.actions[t]!;
+        }
+      }
+      trajectoryWeights(
+        this.#counts.subarray(0, size),
+        this.#lengths.subarray(0, size),
+        undefined,
+        view.weights,
+      );
     } else {
-      for (const e of episodes) for (let t = 0; t < e.length; t++) observations.push(e.observations[t]!);
+      // No elite: the KL term alone, over the steps of this iteration's episodes.
+      steps = 0;
+      for (const e of episodes) steps += e.length;
+      view = rows.views(steps);
+      let row = 0;
+      for (const e of episodes)
+        for (let t = 0; t < e.length; t++) rows.observations[row++] = e.observations[t]!;
+      view.selected.fill(0);
+      view.weights.fill(0);
     }
     const poolStaleness = pool.staleness(version).trajectoryAge.mean;
-    const loss = this.#descend(observations, actions, weights);
+    const loss = this.#descend(steps, view, total > 0 ? 'mean' : 'sum');
     const eliteMean = total > 0 ? sum / total : null;
     return {
       eliteMean,
@@ -177,46 +200,50 @@ export class FtwUpdater implements Updater {
     const { reference } = this.#config;
     if (reference === 'uniform') return undefined;
     if (reference === 'initial') return this.#initial;
-    const current = Float64Array.from(this.#policy.parameters);
-    const previous = this.#previous ?? current;
-    this.#previous = current;
-    return previous;
+    const parameters = this.#policy.parameters;
+    if (this.#spare.length < parameters.length) {
+      const grown = new Float64Array(2 * parameters.length);
+      grown.set(this.#previous);
+      this.#previous = grown;
+      this.#spare = new Float64Array(grown.length);
+    }
+    this.#spare.set(parameters);
+    this.#spare.fill(0, parameters.length);
+    const reference_ = this.#hasPrevious ? this.#previous : this.#spare;
+    [this.#previous, this.#spare] = [this.#spare, this.#previous];
+    this.#hasPrevious = true;
+    return reference_;
   }
 
   /**
-   * `epochs` optimiser steps on the FTW loss over the given rows; returns the last loss value. Without
-   * weights (no elite) the rows carry weight 0 and only the KL term acts.
+   * `epochs` optimiser steps on the FTW loss over the rows; returns the last loss value. Without elites
+   * the rows carry weight 0 (`normalize: 'sum'`) and only the KL term acts.
    */
-  #descend(observations: number[], actions: number[], weights: Float64Array | undefined): number {
+  #descend(rows: number, view: RowViews, normalize: 'mean' | 'sum'): number {
     const config = this.#config;
     const policy = this.#policy;
     const A = policy.numActions;
-    const rows = observations.length;
-    const logits = new Float64Array(rows * A);
-    const out: FtwLossOut = { grad: new Float64Array(rows * A) };
-    const selected = weights === undefined ? new Int32Array(rows) : Int32Array.from(actions);
-    const rowWeights = weights ?? new Float64Array(rows);
+    const observations = this.#rows.observations;
     const snapshot = this.#reference();
-    let reference: Float64Array | undefined;
     if (snapshot !== undefined) {
-      reference = new Float64Array(rows * A);
-      for (let r = 0; r < rows; r++)
-        policy.logits(observations[r]!, reference.subarray(r * A, r * A + A), snapshot);
+      for (let r = 0; r < rows; r++) policy.logits(observations[r]!, view.reference, r * A, snapshot);
     }
+    const out = this.#out;
+    out.grad = view.grad;
     let loss = 0;
     for (let epoch = 0; epoch < config.epochs; epoch++) {
-      for (let r = 0; r < rows; r++) policy.logits(observations[r]!, logits.subarray(r * A, r * A + A));
+      for (let r = 0; r < rows; r++) policy.logits(observations[r]!, view.logits, r * A);
       const result = ftwLoss(
         {
-          logits,
+          logits: view.logits,
           rows,
           actions: A,
-          selected,
-          weights: rowWeights,
+          selected: view.selected,
+          weights: view.weights,
           beta: config.beta,
           kl: config.kl,
-          normalize: weights === undefined ? 'sum' : 'mean',
-          ...(reference === undefined ? {} : { reference: { logits: reference } }),
+          normalize,
+          ...(snapshot === undefined ? {} : { reference: { logits: view.reference } }),
         },
         out,
       );
@@ -229,5 +256,66 @@ export class FtwUpdater implements Updater {
       this.#optimizer.step(parameters, grad);
     }
     return loss;
+  }
+}
+
+/** Views of exactly `rows` rows on the loss buffers, what `ftwLoss` reads and writes. */
+interface RowViews {
+  readonly logits: Float64Array;
+  readonly grad: Float64Array;
+  readonly reference: Float64Array;
+  readonly selected: Int32Array;
+  readonly weights: Float64Array;
+}
+
+/**
+ * The loss buffers of the FTW update, grown by doubling, with their exact-length views cached per row
+ * count, so an update allocates nothing once the row counts it meets have been seen.
+ */
+class LossRows {
+  readonly #actions: number;
+  observations = new Int32Array(16);
+  #capacity = 16;
+  #logits: Float64Array;
+  #grad: Float64Array;
+  #reference: Float64Array;
+  #selected = new Int32Array(16);
+  #weights = new Float64Array(16);
+  #cache: (RowViews | undefined)[] = [];
+
+  constructor(actions: number) {
+    this.#actions = actions;
+    this.#logits = new Float64Array(16 * actions);
+    this.#grad = new Float64Array(16 * actions);
+    this.#reference = new Float64Array(16 * actions);
+  }
+
+  views(rows: number): RowViews {
+    if (rows > this.#capacity) {
+      let capacity = this.#capacity;
+      while (capacity < rows) capacity *= 2;
+      this.#capacity = capacity;
+      const A = this.#actions;
+      this.observations = new Int32Array(capacity);
+      this.#logits = new Float64Array(capacity * A);
+      this.#grad = new Float64Array(capacity * A);
+      this.#reference = new Float64Array(capacity * A);
+      this.#selected = new Int32Array(capacity);
+      this.#weights = new Float64Array(capacity);
+      this.#cache = [];
+    }
+    let view = this.#cache[rows];
+    if (view === undefined) {
+      const n = rows * this.#actions;
+      view = {
+        logits: this.#logits.subarray(0, n),
+        grad: this.#grad.subarray(0, n),
+        reference: this.#reference.subarray(0, n),
+        selected: this.#selected.subarray(0, rows),
+        weights: this.#weights.subarray(0, rows),
+      };
+      this.#cache[rows] = view;
+    }
+    return view;
   }
 }

@@ -30,14 +30,15 @@ export interface Policy {
   /** Bytes held for θ and any per-observation state (reported per run). */
   readonly memoryBytes: number;
   /**
-   * Writes the logits z(o) of an observation into `out`.
+   * Writes the logits z(o) of an observation into `out[offset .. offset + numActions)`.
    * @param observation - an observation id (≥ 0)
-   * @param out - receives `numActions` logits
+   * @param out - receives the logits
+   * @param offset - where they start in `out` (default 0), so a batch of rows needs no views
    * @param parameters - evaluate at this θ (a snapshot; entries beyond its end read as 0) instead of the
    *   current one; with a snapshot the policy never grows
    * @returns `out`
    */
-  logits(observation: number, out: Float64Array, parameters?: Float64Array): Float64Array;
+  logits(observation: number, out: Float64Array, offset?: number, parameters?: Float64Array): Float64Array;
   /**
    * Back-propagates a gradient with respect to the logits of one observation: adds (∂z(o)/∂θ)ᵀ g to `grad`.
    * @param observation - the observation whose logits the gradient is for (already met by `logits`)

@@ -25,8 +25,8 @@ describe('TabularPolicy', () => {
   it('reads a snapshot without growing, with rows past its end read as 0', () => {
     const policy = new TabularPolicy(2, 1);
     const snapshot = Float64Array.of(5, 6);
-    expect(Array.from(policy.logits(0, new Float64Array(2), snapshot))).toEqual([5, 6]);
-    expect(Array.from(policy.logits(3, new Float64Array(2), snapshot))).toEqual([0, 0]);
+    expect(Array.from(policy.logits(0, new Float64Array(2), 0, snapshot))).toEqual([5, 6]);
+    expect(Array.from(policy.logits(3, Float64Array.of(7, 7, 7), 1, snapshot))).toEqual([7, 0, 0]);
     expect(policy.observations).toBe(1);
   });
 

@@ -66,17 +66,18 @@ export class TabularPolicy implements Policy {
    * snapshot is given.
    *
    * @param observation - an observation id (integer ≥ 0)
-   * @param out - receives `numActions` logits
+   * @param out - receives `numActions` logits at `offset`
+   * @param offset - start in `out` (default 0)
    * @param parameters - read this table snapshot instead (rows beyond its end read as 0)
    * @returns `out`
    * @throws RangeError when `observation` is not an integer ≥ 0
    */
-  logits(observation: number, out: Float64Array, parameters?: Float64Array): Float64Array {
+  logits(observation: number, out: Float64Array, offset = 0, parameters?: Float64Array): Float64Array {
     const A = this.numActions;
     const base = observation * A;
     if (parameters !== undefined) {
-      if (base + A <= parameters.length) for (let a = 0; a < A; a++) out[a] = parameters[base + a]!;
-      else out.fill(0, 0, A);
+      if (base + A <= parameters.length) for (let a = 0; a < A; a++) out[offset + a] = parameters[base + a]!;
+      else out.fill(0, offset, offset + A);
       return out;
     }
     if (observation >= this.#rows) {
@@ -88,7 +89,7 @@ export class TabularPolicy implements Policy {
       throw new RangeError(`observation must be an integer >= 0, got ${String(observation)}`);
     }
     const table = this.#parameters;
-    for (let a = 0; a < A; a++) out[a] = table[base + a]!;
+    for (let a = 0; a < A; a++) out[offset + a] = table[base + a]!;
     return out;
   }
 

@@ -131,8 +131,8 @@ export function trainSeed(
       afterLogits = new Float64Array(2 * rows * A);
     }
     for (let o = 0; o < rows; o++) {
-      policy.logits(o, beforeLogits.subarray(o * A, o * A + A), before);
-      policy.logits(o, afterLogits.subarray(o * A, o * A + A));
+      policy.logits(o, beforeLogits, o * A, before);
+      policy.logits(o, afterLogits, o * A);
     }
     return policyShift(beforeLogits.subarray(0, rows * A), afterLogits.subarray(0, rows * A), A, shiftOut);
   };

@@ -1,0 +1,164 @@
+import type { SelectableIndex } from '@ftw/replay-pool';
+
+/** The settings of {@link MinibatchSampler}. */
+export interface MinibatchSamplerOptions {
+  /** J, minibatches per update. */
+  readonly batches: number;
+  /** C, items drawn per minibatch (uniformly without replacement). */
+  readonly batchSize: number;
+  /** K, best items kept per minibatch. */
+  readonly keep: number;
+  /** Only items whose return is strictly above it can be kept; null for none. */
+  readonly threshold: number | null;
+  /** Order among equal returns: uniformly random (the paper's), or the newest (oldest) first. */
+  readonly tieRule: 'random' | 'newest' | 'oldest';
+}
+
+/**
+ * FTW's sampled selection (arXiv 2610.03361, Algorithm 2) at a cost that does not grow with the pool:
+ * J minibatches of C items drawn uniformly without replacement from the selectable trajectories, the K
+ * best of each kept (only those above the threshold, when there is one). The law is that of
+ * `@ftw/selection`'s `selectElites` (a test checks the counts against Eq. 5 and `expectedCounts`), but it
+ * reads the pool through a `SelectableIndex` and touches only the J·C items drawn.
+ *
+ * Method, per minibatch: Floyd's algorithm draws a uniform C-subset of 0..n−1 with C uniforms (for
+ * j = n − C … n − 1: t uniform on 0..j; take t, or j when t is taken already; R. W. Floyd and J. Bentley,
+ * "Programming pearls: a sample of brilliance", CACM 30(9), 1987); the K best are kept by an insertion
+ * into a sorted buffer of K. Equal returns at the cut are broken as the tie rule says: `random` draws a
+ * uniform subset of the tied items for the places left (extra uniforms only then), the law of "shuffle,
+ * then sort stably"; `newest`/`oldest` prefer the higher/lower pool position.
+ *
+ * Cost: O(J·C·K) at worst, O(J·C) for small K, and no allocation per call after the first at a given
+ * pool size (the taken-marks array has one byte per selectable item, allocated once and reset after
+ * each minibatch).
+ *
+ * @example
+ * ```ts
+ * const sampler = new MinibatchSampler({ batches: 4, batchSize: 5, keep: 1, threshold: null, tieRule: 'random' });
+ * const chosen = sampler.select(pool.selectableIndex(version), random);
+ * chosen.size; // ≤ 4 distinct positions; chosen.positions[i] was kept chosen.counts[i] times
+ * ```
+ */
+export class MinibatchSampler {
+  readonly #options: MinibatchSamplerOptions;
+  #taken = new Uint8Array(0);
+  #countOf = new Uint32Array(0);
+  readonly #drawn: Int32Array;
+  readonly #best: Int32Array;
+  readonly #tied: Int32Array;
+  readonly #touched: Int32Array;
+  /** Pool positions of the kept items, `size` of them, each once. */
+  readonly positions: Int32Array;
+  /** Times each was kept (1 … J). */
+  readonly counts: Float64Array;
+  /** Number of distinct items kept by the last `select`. */
+  size = 0;
+
+  /** @param options - J, C, K, threshold and tie rule (validated by the configuration) */
+  constructor(options: MinibatchSamplerOptions) {
+    this.#options = options;
+    const { batches, batchSize, keep } = options;
+    this.#drawn = new Int32Array(batchSize);
+    this.#best = new Int32Array(keep);
+    this.#tied = new Int32Array(batchSize);
+    this.#touched = new Int32Array(batches * keep);
+    this.positions = new Int32Array(batches * keep);
+    this.counts = new Float64Array(batches * keep);
+  }
+
+  /**
+   * Draws J minibatches and keeps the best of each.
+   * @param index - the selectable trajectories (at least C of them)
+   * @param random - uniform on [0, 1)
+   * @returns this, with `positions`, `counts` and `size` set (overwritten by the next call)
+   */
+  select(index: SelectableIndex, random: () => number): this {
+    const { batches, batchSize: C, keep: K, threshold, tieRule } = this.#options;
+    const n = index.size;
+    if (this.#taken.length < n) {
+      this.#taken = new Uint8Array(Math.max(n, 2 * this.#taken.length));
+      this.#countOf = new Uint32Array(this.#taken.length);
+    }
+    const taken = this.#taken;
+    const countOf = this.#countOf;
+    const drawn = this.#drawn;
+    const best = this.#best;
+    const floor = threshold ?? Number.NEGATIVE_INFINITY;
+    let touched = 0;
+    for (let b = 0; b < batches; b++) {
+      // Floyd: a uniform C-subset of 0..n−1.
+      for (let i = 0, j = n - C; j < n; i++, j++) {
+        let t = Math.floor(random() * (j + 1));
+        if (taken[t] === 1) t = j;
+        taken[t] = 1;
+        drawn[i] = t;
+      }
+      // The K best eligible items, by insertion into best[0..kept) kept in decreasing return.
+      let kept = 0;
+      for (let i = 0; i < C; i++) {
+        const item = drawn[i]!;
+        taken[item] = 0;
+        const r = index.returnAt(item);
+        if (!(r > floor)) continue;
+        if (kept === K && !(r > index.returnAt(best[K - 1]!))) continue;
+        let p = kept < K ? kept++ : K - 1;
+        while (p > 0 && r > index.returnAt(best[p - 1]!)) {
+          best[p] = best[p - 1]!;
+          p--;
+        }
+        best[p] = item;
+      }
+      if (kept === K) this.#breakTies(index, kept, random, tieRule);
+      for (let i = 0; i < kept; i++) {
+        const item = best[i]!;
+        if (countOf[item] === 0) this.#touched[touched++] = item;
+        countOf[item]!++;
+      }
+    }
+    for (let i = 0; i < touched; i++) {
+      const item = this.#touched[i]!;
+      this.positions[i] = index.positionAt(item);
+      this.counts[i] = countOf[item]!;
+      countOf[item] = 0;
+    }
+    this.size = touched;
+    return this;
+  }
+
+  /**
+   * When items left out of the minibatch's top K have the same return as the K-th kept, the places held
+   * by that return go to a uniform subset of all the items holding it (or the newest/oldest of them).
+   */
+  #breakTies(
+    index: SelectableIndex,
+    kept: number,
+    random: () => number,
+    rule: MinibatchSamplerOptions['tieRule'],
+  ): void {
+    const best = this.#best;
+    const drawn = this.#drawn;
+    const cut = index.returnAt(best[kept - 1]!);
+    let inside = 0;
+    while (inside < kept && index.returnAt(best[kept - 1 - inside]!) === cut) inside++;
+    const tied = this.#tied;
+    let count = 0;
+    for (let i = 0; i < drawn.length; i++) if (index.returnAt(drawn[i]!) === cut) tied[count++] = drawn[i]!;
+    if (count === inside) return;
+    const first = kept - inside;
+    if (rule === 'random') {
+      for (let i = 0; i < inside; i++) {
+        const j = i + Math.floor(random() * (count - i));
+        const swap = tied[i]!;
+        tied[i] = tied[j]!;
+        tied[j] = swap;
+        best[first + i] = tied[i]!;
+      }
+      return;
+    }
+    const newer = rule === 'newest' ? -1 : 1;
+    const ordered = Array.from(tied.subarray(0, count)).sort(
+      (a, b) => newer * (index.positionAt(a) - index.positionAt(b)),
+    );
+    for (let i = 0; i < inside; i++) best[first + i] = ordered[i]!;
+  }
+}
