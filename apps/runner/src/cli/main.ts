@@ -11,7 +11,7 @@ import { UsageError } from './usage-error.js';
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 /**
- * Builds the `ftw` program with its four commands.
+ * Builds the `ftw` program with its commands.
  *
  * @returns the commander program (errors are thrown, not turned into `process.exit`)
  * @example
