@@ -1,4 +1,6 @@
+import { DrawBuffers } from './draw-buffers.js';
 import type { IndexSource } from './random.js';
+import { nonFiniteReturn } from './validate.js';
 
 /**
  * The engine of {@link EliteSampler}, {@link selectElites} and {@link monteCarloOccupancy}: draws one
@@ -8,15 +10,19 @@ import type { IndexSource } from './random.js';
  * Drawing: a partial Fisher–Yates shuffle of a permutation of 0..n−1 kept from minibatch to minibatch:
  * for k = 0..C−1, swap entry k with entry k + t, t uniform on 0..n−k−1. The first C entries are then a
  * uniform random ordered sample of C items whatever the permutation held before, so minibatches are
- * independent. O(C) per minibatch, 4n bytes once.
+ * independent. Every draw starts from the identity permutation, so the same random numbers draw the same
+ * items. O(C) per minibatch. A one-shot draw borrows a permutation that is already the identity
+ * ({@link DrawBuffers}) and puts it back at the end: when it draws fewer than n items in all, it logs
+ * its swap targets and writes p back at every position p it touched (O(J·C), not O(n)); otherwise it
+ * rewrites the whole identity.
  *
  * Keeping: the K best of the minibatch are searched among its candidates, the items scoring at least a
  * pivot. The pivot is an order statistic of a fixed sample of the pool, placed so that a minibatch holds
- * about K + 3√K + 3 candidates. Each permutation entry carries its item's candidate flag in its top
- * bit, so the draw loop collects the candidates without a branch or a score lookup. When a minibatch has
- * at least K candidates, every item left out scores below the pivot, so below the K-th best candidate,
- * and the K best of the candidates are the K best of the minibatch, ties at the cut included. When it
- * has fewer (rare), the whole minibatch is searched. The pivot thus changes the speed, never the result.
+ * about K + 3√K + 3 candidates; without a pivot (small minibatches, or too few of them to repay the
+ * sample) the whole minibatch is searched. When a minibatch has at least K candidates, every item left
+ * out scores below the pivot, so below the K-th best candidate, and the K best of the candidates are the
+ * K best of the minibatch, ties at the cut included. When it has fewer (rare), the whole minibatch is
+ * searched. The pivot thus changes the speed, never the result.
  *
  * The search: a size-K min-heap of (score, item) holds the K best of m items in O(m log K); its root is
  * the K-th best score v. When no item left out of the heap scores v (tracked on the way), the heap is the
@@ -28,7 +34,7 @@ import type { IndexSource } from './random.js';
 export class EliteDraw {
   /**
    * The kept items of the current minibatch in `kept[0..count−1]` (in no particular order). Between
-   * draws it doubles as the heap's item array.
+   * draws it doubles as the heap's item array. It may be longer than K.
    */
   readonly kept: Uint32Array;
   readonly #scores: Float64Array | null;
@@ -36,17 +42,23 @@ export class EliteDraw {
   readonly #keep: number;
   readonly #threshold: number;
   readonly #source: IndexSource;
-  /**
-   * A permutation of 0..n−1 in `permutation[0..n−1]` whose first C entries are the current minibatch;
-   * each entry is an item, plus 2^31 when the item is a candidate (scores at least the pivot).
-   */
+  /** Items scoring at least this are candidates; −Infinity when every item is one (no pivot). */
+  readonly #pivot: number;
+  /** A permutation of 0..n−1 in `permutation[0..n−1]` whose first C entries are the current minibatch. */
   readonly #permutation: Uint32Array;
   readonly #n: number;
-  /** The current minibatch's candidates in `candidates[0..m−1]`, or the whole minibatch. */
+  /** The current minibatch's candidates in `candidates[0..m−1]`. */
   readonly #candidates: Uint32Array;
   /** The heap's scores, with one +Infinity past the end so that a node's right child always exists. */
   readonly #heap: Float64Array;
   readonly #ties: Uint32Array;
+  readonly #buffers: DrawBuffers;
+  /** Swap targets: log[b·C + k] for draw k of minibatch b when logged for restore(), else log[k]. */
+  readonly #log: Uint32Array;
+  /** C when the draws are logged for restore(), 0 when the log is overwritten by each minibatch. */
+  readonly #logStep: number;
+  /** Where the next minibatch's swap targets go in the log. */
+  #logged = 0;
 
   /**
    * @param scores - the score of each of the n items (higher is better), or null to score item i by −i
@@ -58,6 +70,8 @@ export class EliteDraw {
    * @param source - uniform integers: source.index(bound) is uniform on 0..bound−1.
    * @param minibatches - how many minibatches will be drawn (Infinity when unknown): the pivot is only
    * worth its sample when they are many.
+   * @param buffers - borrowed working memory whose permutation is the identity (see
+   * {@link EliteDraw.restore}); by default the draw allocates its own.
    */
   constructor(
     scores: Float64Array | null,
@@ -67,28 +81,31 @@ export class EliteDraw {
     threshold: number | undefined,
     source: IndexSource,
     minibatches: number,
+    buffers?: DrawBuffers,
   ) {
     this.#scores = scores;
     this.#batchSize = batchSize;
     this.#keep = keep;
     this.#threshold = threshold ?? Number.NEGATIVE_INFINITY;
     this.#source = source;
-    const pivot = candidatePivot(scores, n, batchSize, keep, minibatches);
-    const permutation = borrowPermutation(n);
-    if (pivot === Number.NEGATIVE_INFINITY) {
-      for (let i = 0; i < n; i++) permutation[i] = i | CANDIDATE;
-    } else {
-      for (let i = 0; i < n; i++) {
-        permutation[i] = i | (Number((scores === null ? -i : scores[i]!) >= pivot) << 31);
-      }
-    }
-    this.#permutation = permutation;
+    this.#pivot = candidatePivot(scores, n, batchSize, keep, minibatches);
+    const draws = minibatches * batchSize;
+    this.#logStep = buffers !== undefined && draws < n ? batchSize : 0;
+    const b = (buffers ?? new DrawBuffers(n)).fit(
+      n,
+      batchSize,
+      keep,
+      this.#logStep === 0 ? batchSize : draws,
+    );
+    this.#buffers = b;
+    this.#permutation = b.permutation;
     this.#n = n;
-    this.#heap = new Float64Array(keep + 1);
+    this.#log = b.log;
+    this.#heap = b.heap;
     this.#heap[keep] = Number.POSITIVE_INFINITY;
-    this.kept = new Uint32Array(keep);
-    this.#candidates = new Uint32Array(batchSize);
-    this.#ties = new Uint32Array(batchSize);
+    this.kept = b.kept;
+    this.#candidates = b.candidates;
+    this.#ties = b.ties;
   }
 
   /**
@@ -96,23 +113,54 @@ export class EliteDraw {
    * @returns how many items were kept, in `kept[0..count−1]`.
    */
   next(): number {
+    return this.#pivot === Number.NEGATIVE_INFINITY ? this.#drawWhole() : this.#drawCandidates();
+  }
+
+  /** Draws a minibatch and searches all of it. */
+  #drawWhole(): number {
     const permutation = this.#permutation;
     const n = this.#n;
     const C = this.#batchSize;
     const source = this.#source;
+    const log = this.#log;
+    const base = this.#logged;
+    this.#logged = base + this.#logStep;
+    for (let k = 0; k < C; k++) {
+      const t = k + source.index(n - k);
+      const item = permutation[t]!;
+      permutation[t] = permutation[k]!;
+      permutation[k] = item;
+      log[base + k] = t;
+    }
+    return this.#keepBest(permutation, C);
+  }
+
+  /** Draws a minibatch and searches its candidates, or all of it when they are fewer than K. */
+  #drawCandidates(): number {
+    const permutation = this.#permutation;
+    const n = this.#n;
+    const C = this.#batchSize;
+    const source = this.#source;
+    const log = this.#log;
+    const base = this.#logged;
+    this.#logged = base + this.#logStep;
+    const scores = this.#scores;
+    const pivot = this.#pivot;
     const candidates = this.#candidates;
     let m = 0;
     for (let k = 0; k < C; k++) {
       const t = k + source.index(n - k);
-      const entry = permutation[t]!;
+      const item = permutation[t]!;
       permutation[t] = permutation[k]!;
-      permutation[k] = entry;
+      permutation[k] = item;
+      log[base + k] = t;
       // Always written, counted only when it is a candidate: no branch to mispredict.
-      candidates[m] = entry & ITEM;
-      m += entry >>> 31;
+      candidates[m] = item;
+      const score = scores === null ? -item : scores[item]!;
+      if (score - score !== 0) nonFiniteReturn(item, score);
+      m += Number(score >= pivot);
     }
-    if (m >= this.#keep) return this.#keepBest(candidates, m);
-    return this.#keepBest(this.copyBatch(candidates), C);
+    return m >= this.#keep ? this.#keepBest(candidates, m) : this.#keepBest(permutation, C);
   }
 
   /**
@@ -122,19 +170,33 @@ export class EliteDraw {
   copyBatch(out: Uint32Array): Uint32Array {
     const permutation = this.#permutation;
     const C = this.#batchSize;
-    for (let k = 0; k < C; k++) out[k] = permutation[k]! & ITEM;
+    for (let k = 0; k < C; k++) out[k] = permutation[k]!;
     return out;
   }
 
   /**
-   * Hands the permutation buffer back for the next one-shot draw to reuse; this draw must not be used
-   * after it.
+   * Puts the permutation back to the identity, so that the buffers can serve another draw; call it only
+   * after draws that returned (a draw that throws may leave the log behind the permutation). Only the
+   * positions the draws touched can differ from the identity: 0..C−1 and the logged swap targets, so
+   * writing p at each of them is enough when every draw was logged; otherwise the whole identity is
+   * rewritten.
+   * @returns the buffers, ready for {@link releaseDrawBuffers}.
    */
-  release(): void {
+  restore(): DrawBuffers {
     const permutation = this.#permutation;
-    if (permutation.length <= SPARE_LIMIT && (spare === null || spare.length < permutation.length)) {
-      spare = permutation;
+    const log = this.#log;
+    const logged = this.#logged;
+    if (this.#logStep !== 0 && logged <= log.length) {
+      for (let k = 0; k < this.#batchSize; k++) permutation[k] = k;
+      for (let e = 0; e < logged; e++) {
+        const t = log[e]!;
+        permutation[t] = t;
+      }
+    } else {
+      const n = this.#n;
+      for (let i = 0; i < n; i++) permutation[i] = i;
     }
+    return this.#buffers;
   }
 
   /** Keeps the best of items[0..m−1], which hold every item of the minibatch that can be kept. */
@@ -148,6 +210,7 @@ export class EliteDraw {
     for (let k = 0; k < m; k++) {
       const item = items[k]!;
       const score = scores === null ? -item : scores[item]!;
+      if (score - score !== 0) nonFiniteReturn(item, score);
       if (k < K) {
         heapPush(heap, heapItems, k, score, item);
       } else if (score > heap[0]!) {
@@ -197,32 +260,6 @@ export class EliteDraw {
   }
 }
 
-/** The low 31 bits of a permutation entry: its item. */
-const ITEM = 0x7fff_ffff;
-/** The top bit of a permutation entry: its item is a candidate. */
-const CANDIDATE = 0x8000_0000;
-
-/** Longest permutation buffer kept between draws: 2^16 entries, 256 KiB. */
-const SPARE_LIMIT = 2 ** 16;
-
-/**
- * A permutation buffer handed back by {@link EliteDraw.release}. Allocating 4n bytes costs more than a
- * whole small selection (J = 4, C = 5, n = 128), and every entry is rewritten on reuse, so one-shot
- * callers borrow this one. Taking it empties the slot, so a selection started from inside a `random`
- * callback gets a fresh buffer instead of the one in use.
- */
-let spare: Uint32Array | null = null;
-
-/** A buffer of at least n entries: the spare one when it is long enough, else a new one. */
-function borrowPermutation(n: number): Uint32Array {
-  if (spare !== null && spare.length >= n) {
-    const buffer = spare;
-    spare = null;
-    return buffer;
-  }
-  return new Uint32Array(n);
-}
-
 /** Pool items looked at to place the pivot. */
 const PIVOT_SAMPLE = 256;
 
@@ -251,7 +288,9 @@ function candidatePivot(
   heap[rank] = Number.POSITIVE_INFINITY;
   const items = new Uint32Array(rank);
   for (let i = 0; i < size; i++) {
-    const score = scores[Math.floor((i * n) / size)]!;
+    const item = Math.floor((i * n) / size);
+    const score = scores[item]!;
+    if (score - score !== 0) nonFiniteReturn(item, score);
     if (i < rank) heapPush(heap, items, i, score, i);
     else if (score > heap[0]!) heapReplaceTop(heap, items, rank, score, i);
   }

@@ -1,3 +1,4 @@
+import { borrowDrawBuffers, releaseDrawBuffers } from './draw-buffers.js';
 import { EliteDraw } from './elite-draw.js';
 import { type RandomSource, toIndexSource } from './random.js';
 import { checkPositiveInteger, checkSizes, MAX_SAMPLED_POOL_SIZE } from './validate.js';
@@ -33,16 +34,15 @@ export function monteCarloOccupancy(
   checkSizes(n, batchSize, keep, 'n', MAX_SAMPLED_POOL_SIZE);
   checkPositiveInteger('draws', draws, Number.MAX_SAFE_INTEGER);
   // Scores null: item i is rank i + 1, so the K best are the K lowest indices (no ties).
-  const elite = new EliteDraw(null, n, batchSize, keep, undefined, toIndexSource(random), draws);
+  const source = toIndexSource(random);
+  const buffers = borrowDrawBuffers(n);
+  const elite = new EliteDraw(null, n, batchSize, keep, undefined, source, draws, buffers);
   const counts = new Float64Array(n);
-  try {
-    for (let d = 0; d < draws; d++) {
-      elite.next();
-      for (let i = 0; i < keep; i++) counts[elite.kept[i]!]!++;
-    }
-  } finally {
-    elite.release();
+  for (let d = 0; d < draws; d++) {
+    elite.next();
+    for (let i = 0; i < keep; i++) counts[elite.kept[i]!]!++;
   }
+  releaseDrawBuffers(elite.restore());
   const scale = 1 / (keep * draws);
   for (let r = 0; r < n; r++) counts[r]! *= scale;
   return counts;

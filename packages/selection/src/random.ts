@@ -79,6 +79,22 @@ export class IndexSource {
  * its `next()` does not return a number.
  */
 export function toIndexSource(random: unknown): IndexSource {
+  if (random === lastRandom) return lastSource!;
+  const source = checkedIndexSource(random);
+  lastRandom = random;
+  lastSource = source;
+  return source;
+}
+
+/**
+ * The last source checked and its wrapper: an IndexSource holds no state of its own, so a loop that
+ * passes the same function or generator on every call gets the same wrapper back, without a new object
+ * or a new probe of the generator per call.
+ */
+let lastRandom: unknown = Symbol('none');
+let lastSource: IndexSource | null = null;
+
+function checkedIndexSource(random: unknown): IndexSource {
   if (typeof random === 'function') return new IndexSource(random as () => number, null);
   if (
     random !== null &&

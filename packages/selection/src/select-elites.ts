@@ -1,7 +1,9 @@
+import { describeValue } from '@ftw/internal';
+import { borrowDrawBuffers, releaseDrawBuffers } from './draw-buffers.js';
 import { EliteDraw } from './elite-draw.js';
 import { type RandomSource, toIndexSource } from './random.js';
 import { checkSelectionOptions, type SelectionOptions } from './selection-options.js';
-import { checkReturns } from './validate.js';
+import { checkReturnsToRead } from './validate.js';
 
 /** Most items one call may select (the length of `indices`): 2^30, a 4 GiB array. */
 const MAX_SELECTED = 2 ** 30;
@@ -22,56 +24,95 @@ export interface EliteSelection {
  * a `threshold`, only items whose return is strictly above it are kept, so a minibatch may keep fewer
  * than K. The same random source state gives the same selection, bit for bit.
  *
- * Cost: O(n + J·C) time (the draws, plus a heap over about K + 3√K + 3 candidates per minibatch), 5n
- * bytes of working memory and O(n + J·K) for the result, no allocation per minibatch. The expected
- * counts are {@link expectedCounts}; {@link EliteSampler} streams the same minibatches one at a time; the
- * law of the rank of a kept item is Eq. 5 ({@link rankOccupancy}).
+ * Cost: O(n + J·C) time: a pass over the returns to check them and one over the counts, the draws,
+ * and a heap over about K + 3√K + 3 candidates per minibatch. The working memory (a permutation of the
+ * n items, 4n bytes, and buffers of O(J·C)) is kept from call to call and put back in O(min(J·C, n)), so
+ * a call allocates only its result, O(n + J·K), and with `out` not even that. The expected counts are
+ * {@link expectedCounts}; {@link EliteSampler} streams the same minibatches one at a time; the law of the
+ * rank of a kept item is Eq. 5 ({@link rankOccupancy}).
  *
- * @param returns - the return of each item in the pool (finite numbers).
+ * @param returns - the return of each item in the pool (finite numbers). A `Float64Array` is read in
+ * place; any other array is copied.
  * @param options - `batches` J, `batchSize` C, `keep` K, optional `threshold`.
  * @param random - a `() => number` uniform on [0, 1), or a pure-rand generator (`xoroshiro128plus(seed)`).
- * @returns `{ indices, counts, offsets }`; without a threshold `indices.length` is J·K and the counts
- * sum to J·K.
- * @throws TypeError when `returns`, `options` or `random` has the wrong type; RangeError when `returns`
- * is empty or holds NaN or ±Infinity, when a size is not a positive integer, when K > C or C > n, when
- * the threshold is not finite, or when `random` yields a value outside [0, 1).
+ * @param out - optional: an earlier result to overwrite, for a loop that selects on every iteration.
+ * Its `counts` (when of length n), `offsets` (length J + 1) and `indices` (length of this selection)
+ * are reused, any other is replaced by a new array, and `out` itself is returned, so that the call
+ * allocates nothing once the sizes settle. The three arrays must be distinct, as a result's are. Copy
+ * anything you need from the earlier selection first. `out` is written only after every draw has
+ * succeeded: a call that throws leaves it unchanged.
+ * @returns `{ indices, counts, offsets }` (`out` when given); without a threshold `indices.length` is J·K
+ * and the counts sum to J·K.
+ * @throws TypeError when `returns`, `options`, `random` or `out` has the wrong type; RangeError when
+ * `returns` is empty or holds NaN or ±Infinity, when a size is not a positive integer, when K > C or
+ * C > n, when the threshold is not finite, or when `random` yields a value outside [0, 1).
  * @example
  * ```ts
  * import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
  * const { indices, counts } = selectElites([3, 1, 4, 1, 5, 9, 2, 6], { batches: 4, batchSize: 3, keep: 1 },
  *   xoroshiro128plus(42));
  * // indices: 4 items, one per minibatch; counts: how often each of the 8 was kept (sums to 4)
+ *
+ * // In a training loop: reuse the previous result's arrays (no allocation per call).
+ * const returns = new Float64Array([0.5, 2, 1, 3]);
+ * let selection = selectElites(returns, { batches: 4, batchSize: 2, keep: 1 }, xoroshiro128plus(1));
+ * selection = selectElites(returns, { batches: 4, batchSize: 2, keep: 1 }, xoroshiro128plus(2), selection);
+ * // the same object, holding the second selection
  * ```
  */
 export function selectElites(
   returns: ArrayLike<number>,
   options: SelectionOptions,
   random: RandomSource,
+  out?: EliteSelection,
 ): EliteSelection {
-  const values = checkReturns(returns);
+  const values = checkReturnsToRead(returns);
   const n = values.length;
   const { batches, batchSize, keep, threshold } = checkSelectionOptions(options, n);
-  if (batches * keep > MAX_SELECTED) {
+  const capacity = batches * keep;
+  if (capacity > MAX_SELECTED) {
     throw new RangeError(`batches × keep must be <= ${MAX_SELECTED}, got ${batches} × ${keep}`);
   }
-  const elite = new EliteDraw(values, n, batchSize, keep, threshold, toIndexSource(random), batches);
-  const kept = elite.kept;
-  const indices = new Uint32Array(batches * keep);
-  const counts = new Uint32Array(n);
-  const offsets = new Uint32Array(batches + 1);
-  let length = 0;
-  try {
-    for (let b = 0; b < batches; b++) {
-      const count = elite.next();
-      for (let i = 0; i < count; i++) {
-        const item = kept[i]!;
-        indices[length++] = item;
-        counts[item]!++;
-      }
-      offsets[b + 1] = length;
-    }
-  } finally {
-    elite.release();
+  if (out !== undefined && (out === null || typeof out !== 'object')) {
+    throw new TypeError(
+      `out must be undefined or a selection returned by selectElites, got ${describeValue(out)}`,
+    );
   }
-  return { indices: length === indices.length ? indices : indices.slice(0, length), counts, offsets };
+  const source = toIndexSource(random);
+  // Draw into borrowed buffers; `out` is written only once every draw has succeeded.
+  const buffers = borrowDrawBuffers(n).fit(n, batchSize, keep, 0, capacity, batches + 1);
+  const elite = new EliteDraw(values, n, batchSize, keep, threshold, source, batches, buffers);
+  const kept = elite.kept;
+  const selected = buffers.selected;
+  const ends = buffers.ends;
+  let length = 0;
+  for (let b = 0; b < batches; b++) {
+    const count = elite.next();
+    for (let i = 0; i < count; i++) selected[length++] = kept[i]!;
+    ends[b + 1] = length;
+  }
+  releaseDrawBuffers(elite.restore());
+
+  const indices = fits(out?.indices, length) ?? new Uint32Array(length);
+  let counts = fits(out?.counts, n);
+  if (counts === undefined) counts = new Uint32Array(n);
+  else counts.fill(0);
+  const offsets = fits(out?.offsets, batches + 1) ?? new Uint32Array(batches + 1);
+  offsets[0] = 0;
+  for (let b = 1; b <= batches; b++) offsets[b] = ends[b]!;
+  for (let i = 0; i < length; i++) {
+    const item = selected[i]!;
+    indices[i] = item;
+    counts[item]!++;
+  }
+  if (out === undefined) return { indices, counts, offsets };
+  out.indices = indices;
+  out.counts = counts;
+  out.offsets = offsets;
+  return out;
+}
+
+/** `array` when it is a Uint32Array of exactly `length` entries, else undefined. */
+function fits(array: unknown, length: number): Uint32Array | undefined {
+  return array instanceof Uint32Array && array.length === length ? array : undefined;
 }

@@ -48,6 +48,15 @@ export function checkSizes(
  * non-finite value.
  */
 export function checkReturns(returns: unknown): Float64Array {
+  // The common case in one pass with no branch per item; the checks below name the offending item.
+  if (
+    returns instanceof Float64Array &&
+    returns.length > 0 &&
+    returns.length <= MAX_SAMPLED_POOL_SIZE &&
+    allFinite(returns)
+  ) {
+    return returns;
+  }
   if (
     returns === null ||
     typeof returns !== 'object' ||
@@ -69,6 +78,51 @@ export function checkReturns(returns: unknown): Float64Array {
       throw new RangeError(`returns[${i}] must be a finite number, got ${describeValue(v)}`);
   }
   return values instanceof Float64Array ? values : Float64Array.from(values as ArrayLike<number>);
+}
+
+/**
+ * Checks `returns` for a sampler that checks each value as it reads it: a `Float64Array` of 1 to 2^31
+ * items is returned as is, without a pass over its values (so a call that draws J·C items does not scan
+ * a pool of n); any other array is checked whole and copied, as by {@link checkReturns}.
+ * @throws TypeError when `returns` is not array-like; RangeError when it is empty or too long, or when
+ * an array that is not a Float64Array holds a non-finite value.
+ */
+export function checkReturnsToRead(returns: unknown): Float64Array {
+  if (returns instanceof Float64Array && returns.length > 0 && returns.length <= MAX_SAMPLED_POOL_SIZE) {
+    return returns;
+  }
+  return checkReturns(returns);
+}
+
+/**
+ * Throws the error {@link checkReturns} gives for a non-finite return, for the samplers that check each
+ * return as they read it (`score - score === 0` holds exactly for finite scores).
+ * @throws RangeError naming `returns[item]` and its value, always.
+ */
+export function nonFiniteReturn(item: number, value: number): never {
+  throw new RangeError(`returns[${item}] must be a finite number, got ${describeValue(value)}`);
+}
+
+/**
+ * Whether every value is finite: x·0 is 0 for a finite x and NaN for ±Infinity and NaN, and a sum that
+ * meets a NaN stays NaN. Four sums, so that the additions do not wait on one another.
+ */
+function allFinite(values: Float64Array): boolean {
+  const n = values.length;
+  const whole = n - (n & 3);
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  let i = 0;
+  for (; i < whole; i += 4) {
+    a += values[i]! * 0;
+    b += values[i + 1]! * 0;
+    c += values[i + 2]! * 0;
+    d += values[i + 3]! * 0;
+  }
+  for (; i < n; i++) a += values[i]! * 0;
+  return a + b + c + d === 0;
 }
 
 /**
