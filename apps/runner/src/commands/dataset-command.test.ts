@@ -273,6 +273,18 @@ describe('ftw dataset', () => {
     expect(
       await ftw('--input', join(dir, 'nope.jsonl'), '--format', 'openai', '--out', join(dir, 'x.jsonl')),
     ).toBe(2);
+    expect(
+      await ftw(
+        '--input',
+        log('ok.jsonl', 'ftw', 30),
+        ...base,
+        '--format',
+        'openai',
+        '--out',
+        join(dir, 'no', 'x.jsonl'),
+      ),
+    ).toBe(2);
+    expect(stderr).toMatch(/--out must be in an existing folder/);
     const input = log('tiny.jsonl', 'ftw', 3);
     expect(await ftw('--input', input, ...base, '--format', 'openai', '--out', join(dir, 'x.jsonl'))).toBe(2);
     expect(stderr).toMatch(/POOL_TOO_SMALL|fewer than batchSize/);

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import {
   type BuildDatasetOptions,
   INPUT_FORMATS,
@@ -38,6 +39,10 @@ export function readDatasetOptions(o: Record<string, unknown>): DatasetFlags {
   }
   const out = readPath(o['out'], '--out');
   if (out === input) throw new UsageError('--out must differ from --input');
+  const folder = dirname(out);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    throw new UsageError(`--out must be in an existing folder, got ${JSON.stringify(out)}`);
+  }
   const batchSize = readInteger(o['batchSize'], '--batch-size', { min: 1, max: 2 ** 31 });
   const keep = readInteger(o['keep'], '--keep', { min: 1, max: batchSize });
   const threshold = o['threshold'] === undefined ? undefined : readNumber(o['threshold'], '--threshold');
