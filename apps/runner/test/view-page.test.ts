@@ -165,6 +165,32 @@ describe('ftw view in Chromium', () => {
     expect(page.errors).toEqual([]);
   });
 
+  it('shows the values of the nearest mean point in a tooltip', async () => {
+    const p = page.page;
+    const canvas = p.locator('#chart-0-0 canvas');
+    // Centred, so that the sticky legend does not cover it.
+    await canvas.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const box = (await canvas.boundingBox())!;
+    const tooltip = p.locator('#vg-tooltip-element');
+    // Moves until the tooltip shows (the first move after a scroll may land before the canvas settles).
+    await expect
+      .poll(
+        async () => {
+          await p.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.4);
+          await p.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5, { steps: 5 });
+          return tooltip.getAttribute('class');
+        },
+        { timeout: 10_000 },
+      )
+      .toMatch(/visible/);
+    const text = (await tooltip.textContent()) ?? '';
+    expect(text).toMatch(/run(k3|k1) · ftw/);
+    expect(text).toMatch(/environment steps[\d,]+/);
+    expect(text).toMatch(/P\(optimal action\) \(mean\)[\d.]+/);
+    expect(text).toMatch(/95% CI from[\d.-]+/);
+    await p.mouse.move(0, 0);
+  });
+
   it('zooms the x axis of a chart with the mouse wheel, and not its y axis', async () => {
     const p = page.page;
     const domains = (): Promise<number[][]> =>
@@ -174,7 +200,7 @@ describe('ftw view in Chromium', () => {
       });
     const [x, y] = await domains();
     const canvas = p.locator('#chart-0-2 canvas');
-    await canvas.scrollIntoViewIfNeeded();
+    await canvas.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     const box = (await canvas.boundingBox())!;
     await p.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await p.mouse.wheel(0, -400);
