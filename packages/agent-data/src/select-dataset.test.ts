@@ -59,6 +59,21 @@ describe('selectDataset', () => {
     expect(report.rankBins[0]!.selected).toBeCloseTo(12, 12);
   });
 
+  it('draws, in sampled mode, selections per rank bin that match the exact expected counts', () => {
+    // 200 runs with tied binary-ish rewards; J = 4000 minibatches of C = 10, K = 3.
+    const random = uniform(12);
+    const runs = Array.from({ length: 200 }, (_, i) => run(i, Math.floor(random() * 4)));
+    const { report } = selectDataset(runs, { batches: 4000, batchSize: 10, keep: 3 }, uniform(99));
+    // A bin's selections S = Σ_b X_b over J independent minibatches, X_b ∈ [0, K] the bin's kept items in
+    // minibatch b, so Var S ≤ K·λ (λ = E S, the exact expected count). Bernstein:
+    // P(|S − λ| ≥ t) ≤ 2 exp(−t² / (2 (Kλ + K t / 3))). With t = 5√(Kλ) + 10K the exponent is at least 12.6
+    // for every λ ≥ 0 (K = 3), so the false-alarm probability is below 7e-6 per bin, 7e-5 over the 10 bins.
+    for (const bin of report.rankBins) {
+      expect(Math.abs(bin.selected - bin.expected)).toBeLessThanOrEqual(5 * Math.sqrt(3 * bin.expected) + 30);
+    }
+    expect(report.total).toBe(12000);
+  });
+
   it('reports, in expected mode, the failure selections E[max(0, K − successes in the minibatch)] per minibatch', () => {
     // 8 runs, 2 successes: K = 3 > the 1.25 successes a minibatch of C = 5 holds on average.
     const binary = [1, 0, 0, 1, 0, 0, 0, 0].map((r, i) => run(i, r));
