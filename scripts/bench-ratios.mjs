@@ -22,8 +22,12 @@ const ROUNDS = 5;
  * @property {string} floor - the bench name of the floor it is compared with, measured in the same round.
  * @property {number} [goal] - the largest acceptable median ratio target / floor; a missed goal makes the
  * process exit non-zero.
- * @property {string} [note] - printed beside a comparison without a goal, to say why it has none (for
- * instance "for scale"); without a goal and a note the line says "(no goal)".
+ * @property {string} [note] - printed beside the verdict, to say what the goal is or why there is none
+ * (for instance "for scale"); without a goal and a note the line says "(no goal)".
+ * @property {number} [perIteration] - operations per benchmark iteration (both target and floor): the
+ * times are then printed per operation (the ratio does not change).
+ * @property {string} [unit] - what one operation is, for the printed times ("push", "episode"; default
+ * "operation").
  */
 
 /**
@@ -59,21 +63,26 @@ export async function runAndReport(register, comparisons, options = {}) {
     `\nratios against the floor measured in the same round (median of ${rounds} rounds, lower is better):`,
   );
   let missed = 0;
-  comparisons.forEach(({ target, floor, goal, note }, i) => {
+  comparisons.forEach(({ target, floor, goal, note, perIteration = 1, unit = 'operation' }, i) => {
     const sorted = samples[i].toSorted((a, b) => a.ratio - b.ratio);
     const middle = sorted[(rounds - 1) / 2];
     const met = goal === undefined || middle.ratio <= goal;
     if (!met) missed++;
     const verdict =
-      goal === undefined ? `(${note ?? 'no goal'})` : `(goal <= ${goal}×) ${met ? 'met' : 'NOT MET'}`;
+      goal === undefined
+        ? `(${note ?? 'no goal'})`
+        : `(goal <= ${goal}×${note === undefined ? '' : `, ${note}`}) ${met ? 'met' : 'NOT MET'}`;
     const range = `rounds ${sorted[0].ratio.toFixed(2)}–${sorted.at(-1).ratio.toFixed(2)}`;
-    const times = `${formatTime(middle.target)} against ${formatTime(middle.floor)}`;
+    const per = perIteration === 1 ? '' : ` per ${unit}`;
+    const times = `${formatTime(middle.target / perIteration)} against ${formatTime(middle.floor / perIteration)}${per}`;
     console.log(`  ${target}: ${middle.ratio.toFixed(2)}× ${floor} (${range}; ${times}) ${verdict}`);
   });
   const goals = comparisons.filter((c) => c.goal !== undefined).length;
   if (missed > 0) {
     console.log(`${missed} of ${goals} goals NOT MET: exit code 1`);
     process.exitCode = 1;
+  } else if (goals === 0) {
+    console.log('no goals set: exit code 0');
   } else {
     console.log(`all ${goals} goals met`);
   }

@@ -1,5 +1,8 @@
-// Floors for bench/index.mjs: bare ring buffers of capacity N with no validation, no sequence ids, no
-// counters and no returns mirror.
+// Rings for bench/index.mjs, all of capacity N with no validation, no sequence ids, no counters and no
+// returns mirror. The two floors: ReferenceRing (stores the input objects themselves: the least any ring
+// can do) and TypedCopyRing (copies the same numbers into preallocated typed columns: the least a pool
+// that does not alias its caller's arrays can do). The other two build per-record objects as a pool
+// might, for scale.
 
 /** Bytes per shared slab, as in the pool's column arena. */
 const SLAB_BYTES = 1 << 18;
@@ -62,6 +65,36 @@ export class ReferenceRing {
 
   push(t) {
     this.items[this.tail] = t;
+    this.tail = this.tail + 1 === this.capacity ? 0 : this.tail + 1;
+  }
+}
+
+/**
+ * Copies each trajectory's numbers (actions as int32, log-probabilities as float64, versions as uint32,
+ * the return as float64) into columns allocated once, slot k at offset k · maxSteps, and records its
+ * length: the same bytes the pool keeps, with no object per record.
+ */
+export class TypedCopyRing {
+  constructor(capacity, maxSteps) {
+    this.capacity = capacity;
+    this.maxSteps = maxSteps;
+    this.actions = new Int32Array(capacity * maxSteps);
+    this.logProbs = new Float64Array(capacity * maxSteps);
+    this.versions = new Uint32Array(capacity * maxSteps);
+    this.lengths = new Uint32Array(capacity);
+    this.returns = new Float64Array(capacity);
+    this.tail = 0;
+  }
+
+  push(t) {
+    const steps = t.actions.length;
+    const at = this.tail * this.maxSteps;
+    const { actions, logProbs, versions } = this;
+    for (let i = 0; i < steps; i++) actions[at + i] = t.actions[i];
+    for (let i = 0; i < steps; i++) logProbs[at + i] = t.logProbs[i];
+    for (let i = 0; i < steps; i++) versions[at + i] = t.versions[i];
+    this.lengths[this.tail] = steps;
+    this.returns[this.tail] = t.return;
     this.tail = this.tail + 1 === this.capacity ? 0 : this.tail + 1;
   }
 }
