@@ -14,7 +14,6 @@ import { trajectorySchema } from './trajectory-schema.js';
  */
 export function trajectoryJsonSchema(): Record<string, unknown> {
   return {
-    $id: 'https://github.com/ftw/agent-data/trajectory.schema.json',
     title: 'FTW agent trajectory',
     ...z.toJSONSchema(trajectorySchema),
   } as Record<string, unknown>;
