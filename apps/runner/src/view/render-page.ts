@@ -108,7 +108,7 @@ export function renderPage(model: ViewModel, assets: PageAssets): string {
       return `<section class="environment" id="environment-${e}">
 <h2>${model.environments.length > 1 ? `${e + 1}. ` : ''}${escapeHtml(env.label)}</h2>
 <p class="muted">${escapeHtml(groups.join(', '))}. Thin lines: one seed each; thick line and band: mean over the run’s seeds with its 95% Student-t interval. Drag or scroll on a chart to pan and zoom the environment-step axis; double-click to reset.</p>
-<div class="charts">${charts}</div>
+${env.charts.length === 0 ? '<p>These runs record no numeric per-iteration metric to draw.</p>' : `<div class="charts">${charts}</div>`}
 ${env.tables.map((t) => table(t)).join('\n')}
 </section>`;
     })
