@@ -12,6 +12,8 @@ import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
 import { executeRun } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
+import { compareSokoban } from '../sokoban/compare-sokoban.js';
+import { SOKOBAN_SCENARIO, SOKOBAN_STEPS } from '../sokoban/sokoban-scenario.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment } from '../train/describe-config.js';
 import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
@@ -191,7 +193,10 @@ export function compareCommand(): Command {
       "override every method's optimiser: sgd or adam (default: the scenario's, adam)",
     )
     .option('--lr <rate>', "override every method's learning rate (default: the scenario's, 0.05)")
-    .option('--scenario <name>', 'async: asynchronous actors (lag, version bound, IS weights; Redis actors)')
+    .option(
+      '--scenario <name>',
+      'async: asynchronous actors (lag, version bound, IS weights; Redis actors); sokoban: multi-step Sokoban, binary reward',
+    )
     .option('--redis <url>', 'with --scenario async: Redis for the real actors (default: a private one)');
   addOutputOptions(command, 'compare');
   command.action(async () => {
@@ -199,8 +204,23 @@ export function compareCommand(): Command {
     const seeds = readSeeds(o['seeds'], '--seeds');
     if (seeds.length < 2)
       throw new UsageError(`--seeds must list at least 2 seeds for intervals, got ${seeds.length}`);
+    if (o['scenario'] === 'sokoban') {
+      const output = readOutputOptions(command);
+      await executeRun(output, 'compare', async () => {
+        const perRun = Math.ceil(SOKOBAN_STEPS / (SOKOBAN_SCENARIO.base.rollouts * 15));
+        const progress = createProgress({
+          label: 'compare',
+          total: SOKOBAN_SCENARIO.methods.length * seeds.length * perRun,
+          quiet: output.quiet || output.json,
+        });
+        const result = await compareSokoban(seeds, progress);
+        progress.stop();
+        return result;
+      });
+      return;
+    }
     if (o['scenario'] !== undefined) {
-      readChoice(o['scenario'], '--scenario', ['async'] as const);
+      readChoice(o['scenario'], '--scenario', ['async', 'sokoban'] as const);
       const output = readOutputOptions(command);
       await executeRun(output, 'compare', async () => {
         const progress = createProgress({

@@ -1,4 +1,5 @@
 import { UsageError } from '../cli/usage-error.js';
+import type { SokobanEnvironmentConfig } from '../sokoban/sokoban-environment-config.js';
 import type { OptionSpec, RawOption } from './option-spec.js';
 import {
   readChoice,
@@ -16,14 +17,15 @@ export const METHODS = ['ftw', 'reinforce', 'grpo', 'ppo'] as const;
 export type Method = (typeof METHODS)[number];
 
 /** Environment kinds (see `@ftw/bandit`). */
-export const ENVIRONMENTS = ['gaussian', 'bernoulli', 'contextual', 'tie-heavy'] as const;
+export const ENVIRONMENTS = ['gaussian', 'bernoulli', 'contextual', 'tie-heavy', 'sokoban'] as const;
 
 /** The environment of a run, fully resolved. */
 export type EnvironmentConfig =
   | { readonly kind: 'gaussian'; readonly means: readonly number[]; readonly sds: readonly number[] }
   | { readonly kind: 'bernoulli'; readonly probs: readonly number[] }
   | { readonly kind: 'contextual'; readonly taskMeans: readonly (readonly number[])[]; readonly sd: number }
-  | { readonly kind: 'tie-heavy'; readonly arms: number; readonly maxProbability: number };
+  | { readonly kind: 'tie-heavy'; readonly arms: number; readonly maxProbability: number }
+  | SokobanEnvironmentConfig;
 
 /** A fully resolved training configuration: what `config.json` records and what a run executes. */
 export interface TrainConfig {
@@ -74,6 +76,13 @@ export interface TrainConfig {
   readonly baselineRate: number;
   /** One independent run per seed. */
   readonly seeds: readonly number[];
+  /** The policy: `tabular` (a row per observation; the default) or `linear` (Sokoban's features). */
+  readonly policy?: 'tabular' | 'linear';
+  /**
+   * Stop once this many environment steps have been taken (checked after each iteration), so methods
+   * whose episodes differ in length get the same sampling budget; omitted, `iterations` alone decides.
+   */
+  readonly maxSamples?: number;
 }
 
 const spec = (
@@ -103,6 +112,16 @@ export const TRAIN_OPTIONS: readonly OptionSpec[] = [
   ),
   spec('arms', '--arms', 'count', '10', 'tie-heavy: number of Bernoulli arms (>= 2)'),
   spec('maxProbability', '--max-probability', 'p', '0.2', 'tie-heavy: success probability of the best arm'),
+  spec('size', '--size', 'cells', '6', 'sokoban: interior width and height of each level (walls added)'),
+  spec('boxes', '--boxes', 'count', '1', 'sokoban: boxes per level'),
+  spec('levels', '--levels', 'count', '10', 'sokoban: training levels, a fixed set drawn from --level-seed'),
+  spec('heldOut', '--held-out', 'count', '10', 'sokoban: held-out evaluation levels, never trained on'),
+  spec('levelSeed', '--level-seed', 'seed', '0', 'sokoban: seed of the level set'),
+  spec('maxMoves', '--max-moves', 'moves', '8', "sokoban: most moves of a level's optimal solution"),
+  spec('maxSteps', '--max-steps', 'steps', '30', 'sokoban: steps after which an episode is truncated'),
+  spec('reward', '--reward', 'kind', 'binary', 'sokoban: binary (1 when solved) or shaped (gym-sokoban)'),
+  spec('policy', '--policy', 'kind', 'tabular', 'policy: tabular, or linear (sokoban features)'),
+  spec('maxSamples', '--max-samples', 'steps', 'none', 'stop after this many environment steps, or none'),
   spec('capacity', '--capacity', 'N', '128', 'FTW pool capacity N (FIFO)'),
   spec('batchSize', '--batch-size', 'C', '5', 'FTW minibatch size C, 1 <= C <= N'),
   spec('keep', '--keep', 'K', '1', 'FTW elites kept per minibatch K, 1 <= K <= C'),
@@ -156,6 +175,14 @@ const ENV_KEYS: Readonly<Record<string, readonly string[]>> = {
   taskMeans: ['contextual'],
   arms: ['tie-heavy'],
   maxProbability: ['tie-heavy'],
+  size: ['sokoban'],
+  boxes: ['sokoban'],
+  levels: ['sokoban'],
+  heldOut: ['sokoban'],
+  levelSeed: ['sokoban'],
+  maxMoves: ['sokoban'],
+  maxSteps: ['sokoban'],
+  reward: ['sokoban'],
 };
 const FTW_KEYS = [
   'capacity',
@@ -208,6 +235,19 @@ function readEnvironment(raw: Readonly<Record<string, RawOption>>): EnvironmentC
         throw new UsageError(`${o('sd').label} must be one value for --env contextual, got ${sd}`);
       return { kind, taskMeans, sd: sd[0]! };
     }
+    case 'sokoban':
+      return {
+        kind,
+        size: readInteger(o('size').value, o('size').label, { min: 3, max: 30 }),
+        boxes: readInteger(o('boxes').value, o('boxes').label, { min: 1, max: 4 }),
+        levels: readInteger(o('levels').value, o('levels').label, { min: 1, max: 10_000 }),
+        heldOut: readInteger(o('heldOut').value, o('heldOut').label, { min: 0, max: 10_000 }),
+        levelSeed: readInteger(o('levelSeed').value, o('levelSeed').label, { min: 0 }),
+        maxMoves: readInteger(o('maxMoves').value, o('maxMoves').label, { min: 1, max: 1000 }),
+        maxSteps: readInteger(o('maxSteps').value, o('maxSteps').label, { min: 1, max: 100_000 }),
+        reward: readChoice(o('reward').value, o('reward').label, ['binary', 'shaped'] as const),
+        lengthTiebreak: 0,
+      };
     case 'tie-heavy':
       return {
         kind,
@@ -312,5 +352,28 @@ export function resolveTrainConfig(raw: Readonly<Record<string, RawOption>>): Tr
       max: 1,
     }),
     seeds: readSeeds(o('seeds').value, o('seeds').label),
+    ...readPolicyAndBudget(o('policy'), o('maxSamples'), environment),
+  };
+}
+
+/** `--policy` (linear needs `--env sokoban`) and `--max-samples`; omitted from the config at their defaults. */
+function readPolicyAndBudget(
+  policyOption: RawOption,
+  maxSamplesOption: RawOption,
+  environment: EnvironmentConfig,
+): { policy?: 'linear'; maxSamples?: number } {
+  const policy = readChoice(policyOption.value, policyOption.label, ['tabular', 'linear'] as const);
+  if (policy === 'linear' && environment.kind !== 'sokoban') {
+    throw new UsageError(
+      `${policyOption.label} linear applies only to --env sokoban, got --env ${environment.kind}`,
+    );
+  }
+  const maxSamples = readOptionalNumber(maxSamplesOption.value, maxSamplesOption.label, { min: 1 });
+  if (maxSamples !== null && !Number.isInteger(maxSamples)) {
+    throw new UsageError(`${maxSamplesOption.label} must be "none" or an integer >= 1, got ${maxSamples}`);
+  }
+  return {
+    ...(policy === 'linear' ? { policy } : {}),
+    ...(maxSamples === null ? {} : { maxSamples }),
   };
 }

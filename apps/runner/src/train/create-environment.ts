@@ -1,5 +1,6 @@
 import { BernoulliBandit, ContextualBandit, GaussianBandit, tieHeavyBinary } from '@ftw/bandit';
 import type { EnvironmentConfig } from '../config/train-config.js';
+import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { BanditEpisodeEnv } from './bandit-episode-env.js';
 import type { EpisodeEnv } from './episode-env.js';
 
@@ -37,5 +38,7 @@ export function createEnvironment(config: EnvironmentConfig, seed: number): Epis
       return new BanditEpisodeEnv(
         tieHeavyBinary({ arms: config.arms, maxProbability: config.maxProbability, seed }),
       );
+    case 'sokoban':
+      return new SokobanEpisodeEnv(config, seed);
   }
 }

@@ -22,6 +22,8 @@ export function describeEnvironment(env: EnvironmentConfig): string {
       return `contextual bandit, ${env.taskMeans.length} tasks (${env.taskMeans.map((m) => m.join('/')).join('; ')}), sd ${env.sd}`;
     case 'tie-heavy':
       return `tie-heavy binary bandit, ${env.arms} Bernoulli arms, p = ${env.maxProbability}·(a+1)/${env.arms}`;
+    case 'sokoban':
+      return `Sokoban ${env.size}×${env.size}, ${env.boxes} box${env.boxes === 1 ? '' : 'es'}, ${env.levels} training + ${env.heldOut} held-out levels (seed ${env.levelSeed}, ≤ ${env.maxMoves} moves), ${env.reward} reward, ${env.maxSteps} steps${env.lengthTiebreak > 0 ? `, ties by length (−${env.lengthTiebreak}/step)` : ''}`;
   }
 }
 

@@ -180,6 +180,7 @@ export function trainSeed(
       selectionStaleness: stats?.selectionStaleness ?? null,
     });
     onIteration?.();
+    if (config.maxSamples !== undefined && samples >= config.maxSamples) break;
   }
   const reported = env.observationCount <= MAX_REPORTED_OBSERVATIONS;
   return {

@@ -1,0 +1,209 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../cli/usage-error.js';
+import { addOptions, collectOptions } from '../config/option-spec.js';
+import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
+import { resolveTrainConfig, TRAIN_OPTIONS, type TrainConfig } from '../config/train-config.js';
+import { createPolicy } from '../train/create-policy.js';
+import { TabularPolicy } from '../train/tabular-policy.js';
+import { trainSeed } from '../train/train-seed.js';
+import { compareSokoban, onStepGrid } from './compare-sokoban.js';
+import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
+import { SokobanEpisodeEnv } from './sokoban-episode-env.js';
+import { FEATURE_COUNT } from './sokoban-features.js';
+import { SokobanLinearPolicy } from './sokoban-linear-policy.js';
+import { SOKOBAN_SCENARIO } from './sokoban-scenario.js';
+
+const SMALL: SokobanEnvironmentConfig = {
+  kind: 'sokoban',
+  size: 5,
+  boxes: 1,
+  levels: 4,
+  heldOut: 3,
+  levelSeed: 3,
+  maxMoves: 6,
+  maxSteps: 20,
+  reward: 'binary',
+  lengthTiebreak: 0,
+};
+
+function resolve(args: string[]): TrainConfig {
+  const command = addOptions(new Command('train').exitOverride(), TRAIN_OPTIONS);
+  command.parse(args, { from: 'user' });
+  return resolveTrainConfig(collectOptions(TRAIN_OPTIONS, command));
+}
+
+describe('SokobanEpisodeEnv', () => {
+  it('numbers positions densely as they are met, the same way for the same seed', () => {
+    const play = (seed: number): number[] => {
+      const env = new SokobanEpisodeEnv(SMALL, seed);
+      const ids = [env.reset()];
+      for (let t = 0; t < 200; t++) {
+        const step = env.step((t * 7) % 4);
+        if (step.terminated || step.truncated) ids.push(env.reset());
+        else ids.push(step.observation);
+        expect(ids.at(-1)!).toBeLessThan(env.observationCount);
+      }
+      expect(new Set(ids).size).toBe(env.observationCount);
+      return ids;
+    };
+    const a = play(1);
+    expect(a[0]).toBe(0);
+    expect(play(1)).toEqual(a);
+  });
+
+  it('keeps training and held-out levels apart and the same for every run seed', () => {
+    const a = new SokobanEpisodeEnv(SMALL, 1);
+    const b = new SokobanEpisodeEnv(SMALL, 2);
+    expect(a.trainingLevels).toHaveLength(4);
+    expect(a.heldOutLevels).toHaveLength(3);
+    expect(b.trainingLevels).toEqual(a.trainingLevels);
+    for (const h of a.heldOutLevels) expect(a.trainingLevels).not.toContainEqual(h);
+  });
+
+  it('evaluates the greedy policy without creating ids; a uniform tabular policy always pushes up', () => {
+    const env = new SokobanEpisodeEnv(SMALL, 1);
+    env.reset();
+    const before = env.observationCount;
+    const { score, details } = env.evaluate(new TabularPolicy(4));
+    expect(env.observationCount).toBe(before);
+    expect(score).toBeGreaterThanOrEqual(0);
+    expect(score).toBeLessThanOrEqual(1);
+    expect(details?.['heldOutSuccess']).toBeGreaterThanOrEqual(0);
+  });
+
+  it('subtracts the length tie-break from every reward', () => {
+    const plain = new SokobanEpisodeEnv(SMALL, 4);
+    const tied = new SokobanEpisodeEnv({ ...SMALL, lengthTiebreak: 1e-6 }, 4);
+    plain.reset();
+    tied.reset();
+    for (let t = 0; t < 30; t++) {
+      const a = plain.step(t % 4);
+      const b = tied.step(t % 4);
+      expect(b.reward).toBe(a.reward - 1e-6);
+      if (a.terminated || a.truncated) break;
+    }
+  });
+});
+
+describe('SokobanLinearPolicy', () => {
+  it("back-propagates the logits' gradient as finite differences of the logits do", () => {
+    const features = { featureData: Float32Array.from({ length: 3 * 5 }, (_, i) => Math.sin(i + 1)) };
+    const policy = new SokobanLinearPolicy(4, 5, features);
+    policy.parameters.set(Array.from({ length: 20 }, (_, i) => Math.cos(i)));
+    const g = Float64Array.of(0.3, -1.2, 0.5, 2);
+    const grad = new Float64Array(20);
+    policy.backward(2, g, 0, grad);
+    const z = new Float64Array(4);
+    const h = 1e-6;
+    for (let k = 0; k < 20; k++) {
+      const saved = policy.parameters[k]!;
+      policy.parameters[k] = saved + h;
+      const up = policy.logits(2, z).reduce((s, v, a) => s + v * g[a]!, 0);
+      policy.parameters[k] = saved - h;
+      const down = policy.logits(2, z).reduce((s, v, a) => s + v * g[a]!, 0);
+      policy.parameters[k] = saved;
+      expect(grad[k]).toBeCloseTo((up - down) / (2 * h), 6);
+    }
+    // Each logit is the dot product of its row of W with the observation's features.
+    policy.logits(1, z);
+    for (let a = 0; a < 4; a++) {
+      let dot = 0;
+      for (let f = 0; f < 5; f++) dot += policy.parameters[a * 5 + f]! * features.featureData[5 + f]!;
+      expect(z[a]).toBeCloseTo(dot, 12);
+    }
+  });
+});
+
+describe('training on Sokoban', () => {
+  it('stops at the step budget, reproducibly, for the linear and tabular policies', () => {
+    for (const policy of ['linear', 'tabular'] as const) {
+      const config: TrainConfig = {
+        ...REPRODUCE_CONFIG,
+        environment: SMALL,
+        optimizer: 'adam',
+        lr: 0.05,
+        iterations: 100_000,
+        rollouts: 4,
+        maxSamples: 600,
+        ...(policy === 'linear' ? { policy } : {}),
+      };
+      const a = trainSeed(config, 5);
+      expect(a.environmentSteps).toBeGreaterThanOrEqual(600);
+      expect(a.environmentSteps).toBeLessThan(600 + 4 * SMALL.maxSteps);
+      expect(a.metrics.at(-2)!.samples).toBeLessThan(600);
+      expect(trainSeed(config, 5)).toEqual(a);
+      expect(a.policyBytes).toBe(policy === 'linear' ? 4 * FEATURE_COUNT * 8 : a.policyBytes);
+    }
+  });
+
+  it('builds the policy the configuration names', () => {
+    const env = new SokobanEpisodeEnv(SMALL, 0);
+    const linear = createPolicy({ ...REPRODUCE_CONFIG, environment: SMALL, policy: 'linear' }, env);
+    expect(linear).toBeInstanceOf(SokobanLinearPolicy);
+    expect(linear.parameters).toHaveLength(4 * FEATURE_COUNT);
+    expect(createPolicy({ ...REPRODUCE_CONFIG, environment: SMALL }, env)).toBeInstanceOf(TabularPolicy);
+  });
+});
+
+describe('ftw train --env sokoban options', () => {
+  it('reads the Sokoban flags', () => {
+    const c = resolve(
+      '--env sokoban --size 5 --boxes 2 --levels 3 --held-out 2 --level-seed 9 --max-moves 7 --max-steps 40 --reward shaped --policy linear --max-samples 5000'.split(
+        ' ',
+      ),
+    );
+    expect(c.environment).toEqual({
+      kind: 'sokoban',
+      size: 5,
+      boxes: 2,
+      levels: 3,
+      heldOut: 2,
+      levelSeed: 9,
+      maxMoves: 7,
+      maxSteps: 40,
+      reward: 'shaped',
+      lengthTiebreak: 0,
+    });
+    expect(c.policy).toBe('linear');
+    expect(c.maxSamples).toBe(5000);
+    expect(resolve([])).toEqual(REPRODUCE_CONFIG);
+  });
+
+  it('refuses Sokoban flags elsewhere and bad values', () => {
+    expect(() => resolve(['--size', '5'])).toThrow(/--size applies only to --env sokoban/);
+    expect(() => resolve(['--policy', 'linear'])).toThrow(/--policy linear applies only to --env sokoban/);
+    expect(() => resolve(['--env', 'sokoban', '--reward', 'dense'])).toThrow(UsageError);
+    expect(() => resolve(['--env', 'sokoban', '--size', '2'])).toThrow(
+      /--size must be an integer in \[3, 30\]/,
+    );
+    expect(() => resolve(['--max-samples', '0'])).toThrow(/--max-samples/);
+  });
+});
+
+describe('compareSokoban', () => {
+  it('runs every method on the seeds and reports training and held-out success', async () => {
+    const scenario = {
+      ...SOKOBAN_SCENARIO,
+      base: { ...SOKOBAN_SCENARIO.base, environment: SMALL, maxSamples: 300 },
+      methods: SOKOBAN_SCENARIO.methods.filter((m) => m.label === 'ftw-k3-by-length' || m.label === 'grpo'),
+    };
+    const result = await compareSokoban([0, 1], undefined, scenario);
+    const { report, files, summary } = result.artifacts;
+    expect(report).toContain('| ftw-k3-by-length |');
+    expect(report).toContain('held-out success');
+    expect(Object.keys(files)).toEqual(['curves-sokoban-train.svg', 'curves-sokoban-held-out.svg']);
+    expect(files['curves-sokoban-train.svg']).toContain('<svg');
+    expect((summary as { methods: unknown[] }).methods).toHaveLength(2);
+  });
+
+  it('puts each seed on a common step grid', () => {
+    const result = {
+      metrics: [
+        { samples: 10, optimalProbability: 0.1 },
+        { samples: 25, optimalProbability: 0.5 },
+      ],
+    } as never;
+    expect(onStepGrid(result, [5, 10, 20, 30], (m) => m.optimalProbability)).toEqual([0, 0.1, 0.1, 0.5]);
+  });
+});

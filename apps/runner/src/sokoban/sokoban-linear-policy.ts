@@ -1,0 +1,81 @@
+import type { Policy } from '../train/policy.js';
+import type { FeaturePolicy } from './sokoban-episode-env.js';
+
+/** Where a linear policy reads the features of observation o: `data[o · featureCount …]`. */
+export interface FeatureSource {
+  /** The features of every known observation, row-major (may be replaced as observations are met). */
+  readonly featureData: ArrayLike<number>;
+}
+
+/**
+ * A linear softmax policy over an environment's features: z(o) = W φ(o), π(a | o) = softmax(z(o))_a, with
+ * θ = W (actions × features, row-major), so ∂z_a/∂W_{a,f} = φ_f(o). Its size does not depend on how many
+ * positions are met, and it acts on positions never trained on (held-out levels) through their features.
+ *
+ * @example
+ * ```ts
+ * const policy = new SokobanLinearPolicy(4, 2, { featureData: Float32Array.of(1, 0.5) });
+ * policy.parameters.set([1, 0, 0, 0, 0, 0, 0, 2]);
+ * policy.logits(0, new Float64Array(4)); // Float64Array [1, 0, 0, 1]
+ * ```
+ */
+export class SokobanLinearPolicy implements FeaturePolicy, Policy {
+  readonly numActions: number;
+  readonly parameters: Float64Array;
+  readonly #featureCount: number;
+  readonly #source: FeatureSource;
+
+  /**
+   * @param numActions - actions
+   * @param featureCount - features per observation
+   * @param source - the features of the observation ids
+   */
+  constructor(numActions: number, featureCount: number, source: FeatureSource) {
+    this.numActions = numActions;
+    this.#featureCount = featureCount;
+    this.#source = source;
+    this.parameters = new Float64Array(numActions * featureCount);
+  }
+
+  /** Bytes of W. */
+  get memoryBytes(): number {
+    return this.parameters.byteLength;
+  }
+
+  logits(observation: number, out: Float64Array, offset = 0, parameters?: Float64Array): Float64Array {
+    this.#product(
+      this.#source.featureData,
+      observation * this.#featureCount,
+      parameters ?? this.parameters,
+      out,
+      offset,
+    );
+    return out;
+  }
+
+  logitsOfFeatures(features: Float64Array, out: Float64Array): void {
+    this.#product(features, 0, this.parameters, out, 0);
+  }
+
+  backward(observation: number, logitGrad: Float64Array, offset: number, grad: Float64Array): void {
+    const phi = this.#source.featureData;
+    const F = this.#featureCount;
+    const base = observation * F;
+    for (let a = 0; a < this.numActions; a++) {
+      const g = logitGrad[offset + a]!;
+      if (g === 0) continue;
+      const row = a * F;
+      for (let f = 0; f < F; f++) grad[row + f]! += g * phi[base + f]!;
+    }
+  }
+
+  #product(phi: ArrayLike<number>, base: number, w: Float64Array, out: Float64Array, offset: number): void {
+    const F = this.#featureCount;
+    for (let a = 0; a < this.numActions; a++) {
+      const row = a * F;
+      let z = 0;
+      if (row + F <= w.length) for (let f = 0; f < F; f++) z += w[row + f]! * phi[base + f]!;
+      out[offset + a] = z;
+    }
+  }
+}

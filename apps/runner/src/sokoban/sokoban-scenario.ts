@@ -1,0 +1,63 @@
+import type { CompareScenario } from '../config/compare-scenarios.js';
+import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
+import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
+
+/** Environment steps per method and seed of the default Sokoban comparison. */
+export const SOKOBAN_STEPS = 8000;
+
+/** Per-step cost that orders equal binary returns by episode length (30 steps × 10⁻⁶ ≪ 1). */
+export const LENGTH_TIEBREAK = 1e-6;
+
+/** The levels of the comparison: 6 × 6 interior, one box, optimal solutions of at most 8 moves. */
+export const SOKOBAN_LEVELS: SokobanEnvironmentConfig = {
+  kind: 'sokoban',
+  size: 6,
+  boxes: 1,
+  levels: 10,
+  heldOut: 10,
+  levelSeed: 0,
+  maxMoves: 8,
+  maxSteps: 30,
+  reward: 'binary',
+  lengthTiebreak: 0,
+};
+
+/**
+ * `ftw compare --scenario sokoban`: the paper's own setting, multi-step episodes with binary returns that
+ * tie massively. Every method trains a linear softmax policy over egocentric features on the same 10
+ * training levels (so that success on the 10 held-out levels measures something) with Adam, lr 0.05,
+ * 4 episodes per iteration, until {@link SOKOBAN_STEPS} environment steps (matched in steps, not
+ * episodes: a method that solves levels sooner gets more episodes). FTW: K = 1, C = 5; K = 3, C = 5 (the
+ * paper's collapse); K = 3, C = 5 with threshold 0 (only successes can be elites); K = 3, C = 5 with ties
+ * broken by episode length (a shorter success ranks first, by a 10⁻⁶ per-step cost on the reward); all with
+ * N = 128, J = 4, β = 0.05 reverse KL to uniform. Baselines: REINFORCE with a running-mean baseline, GRPO
+ * (group-normalised over the 4 episodes of an iteration), PPO-clip with 4 epochs.
+ */
+export const SOKOBAN_SCENARIO: CompareScenario = {
+  name: 'sokoban',
+  description:
+    'Sokoban 6 × 6, one box, 10 training and 10 held-out certified levels (optimal solutions of at most 8 moves), ' +
+    'episodes of at most 30 steps, binary reward (1 when solved): returns tie massively.',
+  base: {
+    ...REPRODUCE_CONFIG,
+    environment: SOKOBAN_LEVELS,
+    optimizer: 'adam',
+    lr: 0.05,
+    iterations: 1_000_000,
+    rollouts: 4,
+    policy: 'linear',
+    maxSamples: SOKOBAN_STEPS,
+  },
+  methods: [
+    { label: 'ftw-k1', overrides: {} },
+    { label: 'ftw-k3', overrides: { keep: 3 } },
+    { label: 'ftw-k3-threshold', overrides: { keep: 3, threshold: 0 } },
+    {
+      label: 'ftw-k3-by-length',
+      overrides: { keep: 3, environment: { ...SOKOBAN_LEVELS, lengthTiebreak: LENGTH_TIEBREAK } },
+    },
+    { label: 'reinforce', overrides: { method: 'reinforce' } },
+    { label: 'grpo', overrides: { method: 'grpo' } },
+    { label: 'ppo', overrides: { method: 'ppo', epochs: 4 } },
+  ],
+};
