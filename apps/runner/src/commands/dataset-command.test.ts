@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -255,6 +255,27 @@ describe('ftw dataset', () => {
       await ftw('--input', input, ...base, '--format', 'openai', '--out', join(dir, 'x.jsonl'), ...extra),
     ).toBe(2);
     expect(stderr).toMatch(message);
+  });
+
+  it('exits 1 when the run fails while writing (the output path is a folder), leaving no temporary file', async () => {
+    const input = log('fail.jsonl', 'ftw', 30);
+    const folder = join(dir, 'a-folder');
+    mkdirSync(join(folder, 'inside'), { recursive: true });
+    expect(
+      await ftw(
+        '--input',
+        input,
+        '--capacity',
+        '30',
+        ...base.slice(2),
+        '--format',
+        'openai',
+        '--out',
+        folder,
+      ),
+    ).toBe(1);
+    expect(stderr).toMatch(/ftw: the run failed/);
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 
   it('exits 2 for a missing input, a missing flag and a window smaller than C', async () => {
