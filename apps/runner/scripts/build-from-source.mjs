@@ -56,6 +56,8 @@ export async function buildFromSource(options = {}) {
     clean: false,
     silent: true,
     config: false,
+    // `.js` whatever the working directory's package.json says (tsup would pick `.mjs` outside an ESM package).
+    outExtension: () => ({ js: '.js' }),
     noExternal: [/^@ftw\//],
     esbuildPlugins: [packageDependencies],
     esbuildOptions(esbuildOptions) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rankOccupancy } from '@ftw/selection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chiSquareInterval } from '../src/stats/chi-square.js';
 import { type BuiltCli, buildCli, RUNNER } from './build-cli.js';
 
 interface Result {
@@ -213,9 +214,10 @@ describe('--help', () => {
 });
 
 describe('ftw occupancy', () => {
-  it("writes Figure 1 whose CSV equals @ftw/selection's rankOccupancy", () => {
+  it("writes Figure 1 whose exact column is @ftw/selection's rankOccupancy and whose Monte Carlo column is a sample of it", () => {
     const out = tempRoot();
-    const r = ftw('occupancy', '--out', out, '--draws', '20000', '--quiet');
+    const draws = 20_000;
+    const r = ftw('occupancy', '--out', out, '--draws', String(draws), '--quiet');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).toBe('');
     const dir = join(out, 'occupancy');
@@ -229,16 +231,57 @@ describe('ftw occupancy', () => {
       [8, 2],
       [16, 4],
       [32, 8],
-    ];
+    ] as const;
     expect(lines).toHaveLength(1 + 128 * pairs.length);
+    // False alarms: 768 per-rank bounds at δ = 5e-7 each, and the two K = 1 chi-square statistics at 1e-4
+    // per side: at most 3.9e-4 + 4e-4 < 1e-3 per run (the run is seeded, so it is also reproducible).
+    const delta = 5e-7;
+    const L = Math.log(2 / delta);
     let row = 1;
     for (const [c, k] of pairs) {
-      const exact = rankOccupancy(128, c!, k!);
+      const exact = rankOccupancy(128, c, k);
+      const counts: number[] = [];
       for (let rank = 1; rank <= 128; rank++, row++) {
         const [n, batchSize, keep, r2, value, mc] = lines[row]!.split(',').map(Number);
         expect([n, batchSize, keep, r2]).toEqual([128, c, k, rank]);
         expect(value).toBe(exact[rank - 1]);
-        expect(mc).toBeGreaterThanOrEqual(0);
+        counts.push(mc! * k * draws);
+      }
+      // Each minibatch keeps rank r at most once, with probability p = K·P(r): the count of rank r is
+      // Binomial(draws, p). Pearson's statistic needs independent cells, which holds for K = 1 (the counts
+      // are multinomial); cells expected below 5 are pooled, and X² is then close to χ² with (cells − 1)
+      // degrees of freedom. A column of exact values gives X² ≈ 0, far below the lower quantile.
+      if (k === 1) {
+        let x2 = 0;
+        let cells = 0;
+        let pooledCount = 0;
+        let pooledExpected = 0;
+        for (let i = 0; i < 128; i++) {
+          const e = draws * exact[i]!;
+          if (e < 5) {
+            pooledCount += counts[i]!;
+            pooledExpected += e;
+            continue;
+          }
+          x2 += (counts[i]! - e) ** 2 / e;
+          cells++;
+        }
+        if (pooledExpected > 0) {
+          x2 += (pooledCount - pooledExpected) ** 2 / pooledExpected;
+          cells++;
+        }
+        const { lo, hi } = chiSquareInterval(1e-4, cells - 1);
+        expect(x2, `C=${c}: X² = ${x2} with ${cells - 1} degrees of freedom`).toBeGreaterThan(lo);
+        expect(x2, `C=${c}: X² = ${x2} with ${cells - 1} degrees of freedom`).toBeLessThan(hi);
+      }
+      // Every rank within its Bernstein bound: |X − draws·p| ≤ L/3 + sqrt((L/3)² + 2·draws·p(1 − p)·L).
+      for (let i = 0; i < 128; i++) {
+        const p = k * exact[i]!;
+        const bound = L / 3 + Math.sqrt((L / 3) ** 2 + 2 * draws * p * (1 - p) * L);
+        expect(Math.abs(counts[i]! - draws * p), `C=${c}, K=${k}, rank ${i + 1}`).toBeLessThanOrEqual(bound);
+        // Counts are whole numbers (the column is count / (K · draws)); impossible ranks are never kept.
+        expect(Math.abs(counts[i]! - Math.round(counts[i]!))).toBeLessThan(1e-6);
+        if (p === 0) expect(counts[i]).toBe(0);
       }
     }
   });

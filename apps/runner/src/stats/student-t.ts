@@ -1,3 +1,5 @@
+import { logGamma } from './log-gamma.js';
+
 /**
  * Student's t distribution: CDF and quantile, for confidence intervals over a handful of seeds.
  *
@@ -10,21 +12,6 @@
  *
  * Reference: M. Abramowitz and I. Stegun, Handbook of Mathematical Functions, 26.5.27 and 26.7.1.
  */
-
-const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-];
-
-/** ln Γ(x) for x > 0 (Lanczos approximation, g = 7). */
-function logGamma(x: number): number {
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-  const z = x - 1;
-  let sum = LANCZOS[0]!;
-  for (let i = 1; i < LANCZOS.length; i++) sum += LANCZOS[i]! / (z + i);
-  const t = z + 7.5;
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
-}
 
 const TINY = 1e-300;
 const EPS = 1e-16;
