@@ -4,8 +4,9 @@ import { describeValue } from '@ftw/internal';
 export const MAX_POOL_SIZE = 2 ** 32 - 1;
 
 /**
- * Largest pool of returns (and `n` of the samplers): the samplers' permutation entries keep a flag in the
- * top bit. (A pool of 2^31 returns is 16 GiB of doubles, beyond any JavaScript heap.)
+ * Largest pool of returns (and `n` of the samplers), as documented since the first release (the samplers
+ * once kept a flag in the top bit of each permutation entry). A pool of 2^31 returns is 16 GiB of
+ * doubles, beyond any JavaScript heap.
  */
 export const MAX_SAMPLED_POOL_SIZE = 2 ** 31;
 
