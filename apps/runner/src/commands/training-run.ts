@@ -86,7 +86,9 @@ function curves(
     .map((_, t) => t)
     .filter((t) =>
       outcome.results.every((r) => {
-        const v = pick(r.metrics[t]!);
+        // With a step budget (--max-samples) seeds may run different numbers of iterations.
+        const m = r.metrics[t];
+        const v = m === undefined ? null : pick(m);
         return v !== null && Number.isFinite(v);
       }),
     );
