@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { addOptions, collectOptions } from '../config/option-spec.js';
 import { ASYNC_OPTIONS, resolveAsyncOptions } from './async-options.js';
 
-const read = (args: string[], method = 'ftw') => {
+const read = (args: string[], method = 'ftw', kind = 'contextual') => {
   const command = addOptions(new Command('train').exitOverride(), ASYNC_OPTIONS);
   command.parse(args, { from: 'user' });
-  return resolveAsyncOptions(collectOptions(ASYNC_OPTIONS, command), method);
+  return resolveAsyncOptions(collectOptions(ASYNC_OPTIONS, command), { method, environment: { kind } });
 };
 
 describe('resolveAsyncOptions', () => {
@@ -47,5 +47,9 @@ describe('resolveAsyncOptions', () => {
       /--is is implemented for --method ftw only, got --method ppo/,
     );
     expect(() => read(['--horizon', '0'])).toThrow(/--horizon/);
+    expect(() => read(['--actors', '2', '--lag', '1'], 'ftw', 'sokoban')).toThrow(
+      /--env sokoban runs asynchronously only as one simulated actor/,
+    );
+    expect(read(['--lag', '3', '--hot-load', 'step'], 'ftw', 'sokoban')?.lag).toBe(3);
   });
 });

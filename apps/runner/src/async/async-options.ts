@@ -74,14 +74,17 @@ export const ASYNC_OPTIONS: readonly OptionSpec[] = [
  * its synchronous loop unchanged.
  *
  * @param raw - raw values by key (see `collectOptions`)
- * @param method - the training method (importance weighting applies to FTW only)
+ * @param config - the training configuration's method (importance weighting applies to FTW only) and
+ *   environment (Sokoban runs with one simulated actor only: its observation ids are local to each
+ *   environment instance, so actors with their own instances cannot share one policy's features)
  * @returns the options, or null
  * @throws UsageError naming the flag, the value and what is allowed
  */
 export function resolveAsyncOptions(
   raw: Readonly<Record<string, RawOption>>,
-  method: string,
+  config: { readonly method: string; readonly environment: { readonly kind: string } },
 ): AsyncOptions | null {
+  const { method } = config;
   const o = (key: string): RawOption => raw[key]!;
   if (!ASYNC_OPTIONS.some((s) => o(s.key).explicit)) return null;
   const actors = readInteger(o('actors').value, o('actors').label, { min: 1, max: 64 });
@@ -120,5 +123,10 @@ export function resolveAsyncOptions(
     }
   }
   const horizon = readInteger(o('horizon').value, o('horizon').label, { min: 1, max: 10_000 });
+  if (config.environment.kind === 'sokoban' && (actors > 1 || redis !== null || horizon > 1)) {
+    throw new UsageError(
+      '--env sokoban runs asynchronously only as one simulated actor (no --redis, --horizon 1): its observation ids are local to each environment instance',
+    );
+  }
   return { actors, redis, lag, hotLoad, is, horizon };
 }

@@ -174,6 +174,7 @@ export async function trainRedisSeed(
         essShare: selection?.essShare ?? null,
       });
       onIteration?.();
+      if (config.maxSamples !== undefined && samples >= config.maxSamples) break;
     }
   } finally {
     for (const child of children) child.kill('SIGKILL');

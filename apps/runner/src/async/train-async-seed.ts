@@ -231,6 +231,7 @@ export function trainAsyncSeed(
       essShare: selection?.essShare ?? null,
     });
     onIteration?.();
+    if (config.maxSamples !== undefined && samples >= config.maxSamples) break;
   }
   return { seed, metrics, finalOptimalProbability: score, environmentSteps: samples, updates: version };
 }

@@ -41,7 +41,7 @@ export function trainCommand(): Command {
     const file = path === undefined ? undefined : readConfigFile(path);
     const config = resolveTrainConfig(collectOptions(TRAIN_OPTIONS, command, file));
     const output = readOutputOptions(command);
-    const asynchronous = resolveAsyncOptions(collectOptions(ASYNC_OPTIONS, command), config.method);
+    const asynchronous = resolveAsyncOptions(collectOptions(ASYNC_OPTIONS, command), config);
     if (asynchronous !== null) {
       await executeRun(output, 'train', async () => {
         const progress = createProgress({
