@@ -219,8 +219,14 @@ export function compareCommand(): Command {
       });
       return;
     }
+    if (o['scenario'] !== 'async' && o['redis'] !== undefined) {
+      throw new UsageError('--redis applies only with --scenario async');
+    }
     if (o['scenario'] !== undefined) {
       readChoice(o['scenario'], '--scenario', ['async', 'sokoban'] as const);
+      for (const flag of ['optimizer', 'lr'] as const) {
+        if (o[flag] !== undefined) throw new UsageError(`--${flag} does not apply to --scenario async`);
+      }
       const output = readOutputOptions(command);
       await executeRun(output, 'compare', async () => {
         const progress = createProgress({
