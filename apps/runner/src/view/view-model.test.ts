@@ -24,6 +24,8 @@ function trainRun(
         optimalProbability: f(s, t),
         successRate: t % 2,
         isWeightEss: t < 3 ? null : t,
+        // A label that changes every iteration names no configuration: it must not split the curves.
+        level: `level-${t}`,
         updated: true,
       });
     }

@@ -175,16 +175,42 @@ function groupConfig(run: RunData, strings: Readonly<Record<string, string>>): R
   return { ...run.config };
 }
 
+/**
+ * The string fields of a run's rows that name configurations (a compare run's scenario and method): those
+ * that never change from one iteration of a seed to the next. A field that does (a level name per episode,
+ * say) labels rows, not configurations, and would split every curve apart, so it is left out.
+ */
+function groupingFields(run: RunData): Set<string> {
+  const fields = new Set<string>();
+  const varying = new Set<string>();
+  let previous: Readonly<Record<string, unknown>> | undefined;
+  for (const row of run.metrics) {
+    const next =
+      previous !== undefined &&
+      row['seed'] === previous['seed'] &&
+      row['iteration'] === (previous['iteration'] as number) + 1;
+    for (const [k, v] of Object.entries(row)) {
+      if (typeof v !== 'string') continue;
+      fields.add(k);
+      if (next && previous![k] !== v) varying.add(k);
+    }
+    previous = row;
+  }
+  return new Set([...fields].filter((k) => !varying.has(k)));
+}
+
 /** Splits each run's metric rows into groups (by their string fields: scenario, method) and seeds. */
 function collectGroups(runs: readonly RunData[], metricKeys: Set<string>): Group[] {
   const groups: Group[] = [];
   for (const run of runs) {
+    const keys = groupingFields(run);
     const byKey = new Map<string, Group>();
     for (const row of run.metrics) {
       const strings: Record<string, string> = {};
       for (const [k, v] of Object.entries(row)) {
-        if (typeof v === 'string') strings[k] = v;
-        else if ((typeof v === 'number' || v === null) && !FIXED_FIELDS.has(k)) metricKeys.add(k);
+        if (typeof v === 'string') {
+          if (keys.has(k)) strings[k] = v;
+        } else if ((typeof v === 'number' || v === null) && !FIXED_FIELDS.has(k)) metricKeys.add(k);
       }
       const key = canonical(strings);
       let group = byKey.get(key);
