@@ -17,8 +17,9 @@ export interface ReverseStates {
  * Breadth-first search backwards from the solved position: the player walks freely and pulls boxes (a
  * player at b + o stepping to b + 2o drags the box at b to b + o), the exact reverse of pushing. A state
  * is the set of box cells with the player's region (named by its smallest cell), so positions that
- * differ only by a walk are one state: each position found (boxes, cell where the last pull left the
- * player) is flooded once to name its region, and only the first position of each state is expanded.
+ * differ only by a walk are one state: the regions of each box placement are labelled once (a flood of
+ * the free cells), each position found (boxes, cell where the last pull left the player) reads its
+ * region's name there, and only the first position of each state is expanded.
  * Positions are found in layers of equal pull count p, and the first position of a state lies in the
  * layer of its fewest pulls from the start. Every position found can be solved by undoing its pulls.
  * The search stops finding positions once it holds `maxPositions` or has reached `maxDepth` pulls (it
@@ -51,7 +52,10 @@ export function reverseSearch(
   const layerStart = [0];
   const found = ws.found;
   const states = ws.states;
-  const { boxAt, marks, queue, child } = ws;
+  const { boxAt, marks, queue, child, placements } = ws;
+  let labels: Int32Array = ws.labels;
+  const areaCells: number[] = [];
+  for (let c = 0; c < size; c++) if (board.area[c] === 1 && wall[c] === 0) areaCells.push(c);
   const keyCodes: number[] = new Array<number>(k + 1);
   let stamp = ws.stamp;
 
@@ -69,24 +73,37 @@ export function reverseSearch(
     }
     const base = s * k;
     for (let j = 0; j < k; j++) boxAt[boxes[base + j]!] = 1;
-    // Flood the player's region and name it by its smallest cell.
-    stamp++;
-    const from = cells[s]!;
-    marks[from] = stamp;
-    queue[0] = from;
-    let smallest = from;
-    let tail = 1;
-    for (let head = 0; head < tail; head++) {
-      const c = queue[head]!;
-      for (let d = 0; d < 4; d++) {
-        const n = c + offsets[d]!;
-        if (wall[n] === 0 && boxAt[n] === 0 && marks[n] !== stamp) {
-          marks[n] = stamp;
-          queue[tail++] = n;
-          if (n < smallest) smallest = n;
+    // The regions of this box placement, labelled once per placement: every free cell of the area gets
+    // the smallest cell of its region (cells are visited in ascending order, so a region's first cell is
+    // its smallest).
+    const placement = stateKey(boxes, base, k, size, 0, numericKeys, keyCodes);
+    let at = placements.get(placement);
+    if (at === undefined) {
+      at = placements.size * size;
+      placements.set(placement, at);
+      if (at + size > labels.length) labels = ws.growLabels(at + size);
+      stamp++;
+      for (let i = 0; i < areaCells.length; i++) {
+        const start = areaCells[i]!;
+        if (boxAt[start] === 1 || marks[start] === stamp) continue;
+        marks[start] = stamp;
+        labels[at + start] = start;
+        queue[0] = start;
+        let tail = 1;
+        for (let head = 0; head < tail; head++) {
+          const c = queue[head]!;
+          for (let d = 0; d < 4; d++) {
+            const n = c + offsets[d]!;
+            if (wall[n] === 0 && boxAt[n] === 0 && marks[n] !== stamp) {
+              marks[n] = stamp;
+              labels[at + n] = start;
+              queue[tail++] = n;
+            }
+          }
         }
       }
     }
+    const smallest = labels[at + cells[s]!]!;
     region[s] = smallest;
     first[s] = 0;
     const state = stateKey(boxes, base, k, size, smallest, numericKeys, keyCodes);
@@ -99,7 +116,8 @@ export function reverseSearch(
           const o = offsets[d]!;
           const stand = b + o;
           const step = stand + o;
-          if (marks[stand] !== stamp || wall[step] === 1 || boxAt[step] === 1) continue;
+          if (boxAt[stand] === 1 || wall[stand] === 1 || labels[at + stand] !== smallest) continue;
+          if (wall[step] === 1 || boxAt[step] === 1) continue;
           let m = 0;
           for (let i = 0; i < k; i++) if (i !== j) child[m++] = boxes[base + i]!;
           let pos = k - 1;
@@ -132,6 +150,7 @@ export function reverseSearch(
   ws.stamp = stamp;
   found.clear();
   states.clear();
+  placements.clear();
   return {
     boxes: boxes.subarray(0, count * k),
     region: region.subarray(0, count),
@@ -152,6 +171,9 @@ class Workspace {
   queue = new Int32Array(0);
   child = new Uint16Array(0);
   found = new Set<number | string>();
+  /** Offset in `labels` of each box placement's region labels. */
+  placements = new Map<number | string, number>();
+  labels: Int32Array = new Int32Array(0);
   states = new Set<number | string>();
   stamp = 0;
   private k = -1;
@@ -173,6 +195,13 @@ class Workspace {
       this.boxes = new Uint16Array(this.capacity * k);
     }
     if (this.capacity === 0) this.grow(k);
+  }
+
+  growLabels(needed: number): Int32Array {
+    const labels = new Int32Array(Math.max(needed, 2 * this.labels.length));
+    labels.set(this.labels);
+    this.labels = labels;
+    return labels;
   }
 
   grow(k: number): void {
