@@ -15,6 +15,10 @@ const KNOWN: readonly (readonly [string, MetricLabel])[] = [
     { title: 'Probability of the optimal action', axis: 'P(optimal action)', unitInterval: true },
   ],
   ['successRate', { title: 'Success rate', axis: 'share of episodes solved', unitInterval: true }],
+  [
+    'evaluation.heldOutSuccess',
+    { title: 'Success rate on held-out levels', axis: 'share of held-out levels solved', unitInterval: true },
+  ],
   ['reward', { title: 'Mean return of the rollouts', axis: 'mean return', unitInterval: false }],
   ['regret', { title: 'Cumulative expected regret', axis: 'Σ E[μ* − μ_a]', unitInterval: false }],
   ['episodeLength', { title: 'Episode length', axis: 'steps per episode', unitInterval: false }],
@@ -52,6 +56,35 @@ const KNOWN: readonly (readonly [string, MetricLabel])[] = [
       unitInterval: false,
     },
   ],
+  ['version', { title: 'Policy version of the learner', axis: 'version', unitInterval: false }],
+  [
+    'versionSpread',
+    {
+      title: 'Policy versions spanned inside an episode',
+      axis: 'max v − min v per episode',
+      unitInterval: false,
+    },
+  ],
+  [
+    'multiVersionShare',
+    { title: 'Episodes that span several policy versions', axis: 'share of episodes', unitInterval: true },
+  ],
+  [
+    'logWeightMean',
+    { title: 'Log importance weight of the elites (mean)', axis: 'mean log w(τ)', unitInterval: false },
+  ],
+  [
+    'logWeightMin',
+    { title: 'Log importance weight of the elites (min)', axis: 'min log w(τ)', unitInterval: false },
+  ],
+  [
+    'logWeightMax',
+    { title: 'Log importance weight of the elites (max)', axis: 'max log w(τ)', unitInterval: false },
+  ],
+  [
+    'essShare',
+    { title: 'Effective sample size of the selection', axis: 'ESS / selection count', unitInterval: true },
+  ],
   [
     'poolStaleness',
     { title: 'Staleness of the pool', axis: 'mean age (policy versions)', unitInterval: false },
@@ -68,9 +101,10 @@ const KNOWN: readonly (readonly [string, MetricLabel])[] = [
 const KNOWN_MAP = new Map(KNOWN);
 const ORDER = new Map(KNOWN.map(([key], i) => [key, i]));
 
-/** `poolStaleness` → `pool staleness`; `essRatio` → `ess ratio`. */
+/** `poolStaleness` → `pool staleness`; `evaluation.heldOut` → `evaluation: held out`. */
 function words(key: string): string {
   return key
+    .replace(/\./g, ': ')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/[_-]+/g, ' ')
     .toLowerCase();

@@ -24,6 +24,7 @@ function trainRun(
         optimalProbability: f(s, t),
         successRate: t % 2,
         isWeightEss: t < 3 ? null : t,
+        evaluation: { heldOutSuccess: t / 10, extra: { depth: 1 } },
         // A label that changes every iteration names no configuration: it must not split the curves.
         level: `level-${t}`,
         updated: true,
@@ -55,16 +56,20 @@ describe('viewModel', () => {
     expect(model.environments[0]!.charts.map((c) => c.metric)).toEqual([
       'optimalProbability',
       'successRate',
+      'evaluation.heldOutSuccess',
+      'evaluation.extra.depth',
       'isWeightEss',
     ]);
     expect(model.environments[0]!.charts.map((c) => c.title)).toEqual([
       'Probability of the optimal action',
       'Success rate',
+      'Success rate on held-out levels',
+      'Evaluation: extra: depth',
       'Is weight ess',
     ]);
     expect(model.environments[0]!.charts[1]!.unitInterval).toBe(true);
     // Nulls are left out of the curves, not drawn as zeros.
-    const ess = model.environments[0]!.charts[2]!.curves.find((c) => c.s === 0)!;
+    const ess = model.environments[0]!.charts[4]!.curves.find((c) => c.s === 0)!;
     expect(ess.x).toEqual([6, 8, 10]);
     expect(model.figure1).toEqual({ n: 64, c: 8, k: 2, threshold: null });
   });

@@ -176,6 +176,25 @@ function groupConfig(run: RunData, strings: Readonly<Record<string, string>>): R
 }
 
 /**
+ * A row's metrics: its numbers and nulls, with those of nested objects under dotted keys (Sokoban records
+ * `evaluation: { heldOutSuccess }`, which becomes `evaluation.heldOutSuccess`); seed, iteration and samples
+ * are not metrics.
+ */
+function numericFields(row: Readonly<Record<string, unknown>>): Map<string, number | null> {
+  const out = new Map<string, number | null>();
+  const visit = (value: Readonly<Record<string, unknown>>, prefix: string): void => {
+    for (const [k, v] of Object.entries(value)) {
+      const key = prefix + k;
+      if (typeof v === 'number' || v === null) {
+        if (!FIXED_FIELDS.has(key)) out.set(key, v);
+      } else if (isRecord(v)) visit(v, `${key}.`);
+    }
+  };
+  visit(row, '');
+  return out;
+}
+
+/**
  * The string fields of a run's rows that name configurations (a compare run's scenario and method): those
  * that never change from one iteration of a seed to the next. A field that does (a level name per episode,
  * say) labels rows, not configurations, and would split every curve apart, so it is left out.
@@ -207,11 +226,9 @@ function collectGroups(runs: readonly RunData[], metricKeys: Set<string>): Group
     const byKey = new Map<string, Group>();
     for (const row of run.metrics) {
       const strings: Record<string, string> = {};
-      for (const [k, v] of Object.entries(row)) {
-        if (typeof v === 'string') {
-          if (keys.has(k)) strings[k] = v;
-        } else if ((typeof v === 'number' || v === null) && !FIXED_FIELDS.has(k)) metricKeys.add(k);
-      }
+      for (const [k, v] of Object.entries(row)) if (typeof v === 'string' && keys.has(k)) strings[k] = v;
+      const numbers = numericFields(row);
+      for (const k of numbers.keys()) metricKeys.add(k);
       const key = canonical(strings);
       let group = byKey.get(key);
       if (group === undefined) {
@@ -239,8 +256,7 @@ function collectGroups(runs: readonly RunData[], metricKeys: Set<string>): Group
       }
       const t = series.x.length;
       series.x.push(row['samples'] as number);
-      for (const [k, v] of Object.entries(row)) {
-        if (FIXED_FIELDS.has(k) || !(typeof v === 'number' || v === null)) continue;
+      for (const [k, v] of numbers) {
         let column = series.values.get(k);
         if (column === undefined) {
           column = new Array<number>(t).fill(Number.NaN);
