@@ -1,6 +1,7 @@
 import type { Progress } from '../cli/progress.js';
 import { runCompare, type ScenarioOutcome } from '../commands/compare-command.js';
 import type { CompareScenario } from '../config/compare-scenarios.js';
+import type { TrainConfig } from '../config/train-config.js';
 import { formatInterval } from '../report/format-interval.js';
 import { learningCurveChart } from '../report/learning-curve-chart.js';
 import { markdownTable } from '../report/markdown-table.js';
@@ -54,6 +55,18 @@ export function onStepGrid(
   });
 }
 
+/** {@link describeMethod} with the step budget instead of the (unreached) iteration count, and the tie rule. */
+function describeBudgetedMethod(config: TrainConfig): string {
+  const text = describeMethod(config).replace(
+    /, \d+ iterations × (\d+) rollouts?$/,
+    (_, rollouts: string) => `, ${rollouts} episodes per iteration up to ${config.maxSamples ?? '?'} steps`,
+  );
+  const environment = config.environment;
+  return environment.kind === 'sokoban' && environment.lengthTiebreak > 0
+    ? `${text}; equal returns ordered by episode length (reward − ${environment.lengthTiebreak} per step)`
+    : text;
+}
+
 /**
  * Summarises one scenario outcome of the Sokoban comparison.
  *
@@ -65,7 +78,7 @@ export function summarizeSokoban(outcome: ScenarioOutcome): SokobanMethodSummary
     const last = m.results.map((r) => r.metrics.at(-1)!);
     return {
       label: m.label,
-      description: describeMethod(m.config),
+      description: describeBudgetedMethod(m.config),
       trainSuccess: meanInterval(last.map((x) => x.optimalProbability)),
       heldOutSuccess: meanInterval(last.map((x) => x.evaluation?.['heldOutSuccess'] ?? 0)),
       meanReward: meanInterval(m.results.map((r) => r.meanReward)),
