@@ -19,7 +19,10 @@ import { nonFiniteReturn } from './validate.js';
  * Keeping: the K best of the minibatch are searched among its candidates, the items scoring at least a
  * pivot. The pivot is an order statistic of a fixed sample of the pool, placed so that a minibatch holds
  * about K + 3√K + 3 candidates; without a pivot (small minibatches, or too few of them to repay the
- * sample) the whole minibatch is searched. When a minibatch has at least K candidates, every item left
+ * sample) the whole minibatch is searched. When the draw will read at least n items in all (and always
+ * for a sampler), each permutation entry carries its item's candidate flag in its top bit, written once
+ * over all n entries, so the draw loop collects candidates without a branch or a score look-up; a
+ * smaller one-shot draw reads each drawn item's score instead, so that it costs its draws, not n. When a minibatch has at least K candidates, every item left
  * out scores below the pivot, so below the K-th best candidate, and the K best of the candidates are the
  * K best of the minibatch, ties at the cut included. When it has fewer (rare), the whole minibatch is
  * searched. The pivot thus changes the speed, never the result.
@@ -44,6 +47,11 @@ export class EliteDraw {
   readonly #source: IndexSource;
   /** Items scoring at least this are candidates; −Infinity when every item is one (no pivot). */
   readonly #pivot: number;
+  /**
+   * Whether each permutation entry carries its item's candidacy in its top bit (written over all n
+   * entries by the constructor), or the draw reads the item's score.
+   */
+  readonly #flagged: boolean;
   /** A permutation of 0..n−1 in `permutation[0..n−1]` whose first C entries are the current minibatch. */
   readonly #permutation: Uint32Array;
   readonly #n: number;
@@ -106,6 +114,19 @@ export class EliteDraw {
     this.kept = b.kept;
     this.#candidates = b.candidates;
     this.#ties = b.ties;
+    // Flags cost a pass over the n scores: worth it for a sampler (once for all its minibatches) and for
+    // a one-shot draw of at least n items (which rewrites the permutation at the end anyway); a smaller
+    // draw reads each drawn item's score instead, so that it costs its draws, not n.
+    this.#flagged = this.#pivot !== Number.NEGATIVE_INFINITY && (buffers === undefined || !(draws < n));
+    if (this.#flagged) {
+      const permutation = b.permutation;
+      const pivot = this.#pivot;
+      for (let i = 0; i < n; i++) {
+        const score = scores === null ? -i : scores[i]!;
+        if (score - score !== 0) nonFiniteReturn(i, score);
+        permutation[i] = i | (Number(score >= pivot) << 31);
+      }
+    }
   }
 
   /**
@@ -113,7 +134,8 @@ export class EliteDraw {
    * @returns how many items were kept, in `kept[0..count−1]`.
    */
   next(): number {
-    return this.#pivot === Number.NEGATIVE_INFINITY ? this.#drawWhole() : this.#drawCandidates();
+    if (this.#pivot === Number.NEGATIVE_INFINITY) return this.#drawWhole();
+    return this.#flagged ? this.#drawFlagged() : this.#drawCandidates();
   }
 
   /** Draws a minibatch and searches all of it. */
@@ -135,7 +157,35 @@ export class EliteDraw {
     return this.#keepBest(permutation, C);
   }
 
-  /** Draws a minibatch and searches its candidates, or all of it when they are fewer than K. */
+  /**
+   * Draws a minibatch from a flagged permutation and searches its candidates, or all of it when they are
+   * fewer than K.
+   */
+  #drawFlagged(): number {
+    const permutation = this.#permutation;
+    const n = this.#n;
+    const C = this.#batchSize;
+    const source = this.#source;
+    const log = this.#log;
+    const base = this.#logged;
+    this.#logged = base + this.#logStep;
+    const candidates = this.#candidates;
+    let m = 0;
+    for (let k = 0; k < C; k++) {
+      const t = k + source.index(n - k);
+      const entry = permutation[t]!;
+      permutation[t] = permutation[k]!;
+      permutation[k] = entry;
+      log[base + k] = t;
+      // Always written, counted only when it is a candidate: no branch to mispredict.
+      candidates[m] = entry & ITEM;
+      m += entry >>> 31;
+    }
+    if (m >= this.#keep) return this.#keepBest(candidates, m);
+    return this.#keepBest(this.copyBatch(candidates), C);
+  }
+
+  /** Draws a minibatch, reading each item's score, and searches its candidates (or all of it). */
   #drawCandidates(): number {
     const permutation = this.#permutation;
     const n = this.#n;
@@ -170,7 +220,7 @@ export class EliteDraw {
   copyBatch(out: Uint32Array): Uint32Array {
     const permutation = this.#permutation;
     const C = this.#batchSize;
-    for (let k = 0; k < C; k++) out[k] = permutation[k]!;
+    for (let k = 0; k < C; k++) out[k] = permutation[k]! & ITEM;
     return out;
   }
 
@@ -259,6 +309,9 @@ export class EliteDraw {
     return count;
   }
 }
+
+/** The low 31 bits of a permutation entry: its item (the top bit may flag it as a candidate). */
+const ITEM = 0x7fff_ffff;
 
 /** Pool items looked at to place the pivot. */
 const PIVOT_SAMPLE = 256;

@@ -6,7 +6,8 @@
 // are drawn, in their order, in tie-breaking or in how many random numbers are consumed shows here.
 // The cases cover the small reproduction setting, a threshold that leaves minibatches short, heavy ties,
 // the candidate pivot (J·C >= 32·256) with and without its fallback, a pool larger than the reusable
-// buffers, both kinds of random source, and consecutive calls (workspace reuse between calls).
+// buffers, both kinds of random source, and consecutive calls (workspace reuse between calls). The two
+// 'J·C below n' cases were added later, their digests recorded from the same released code.
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { describe, expect, it } from 'vitest';
 import { EliteSampler } from './elite-sampler.js';
@@ -128,6 +129,24 @@ const cases: Case[] = [
     calls: 2,
     generator: true,
     digest: 'd1b6761e',
+  },
+  {
+    name: 'candidate pivot, J·C below n',
+    n: 20_000,
+    levels: 0,
+    options: { batches: 40, batchSize: 256, keep: 4 },
+    calls: 3,
+    generator: true,
+    digest: '8c3a64d5',
+  },
+  {
+    name: 'candidate pivot with ties and a threshold, J·C below n',
+    n: 20_000,
+    levels: 30,
+    options: { batches: 40, batchSize: 256, keep: 8, threshold: 20 },
+    calls: 3,
+    generator: false,
+    digest: 'c8be0335',
   },
   {
     name: 'J·C above n',

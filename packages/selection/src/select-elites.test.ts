@@ -343,18 +343,26 @@ describe('selectElites checks the returns it reads', () => {
   });
 
   it('throws from the candidate pivot too: in its sample, and for an item outside it', () => {
-    // n = 4096, C = 256, K = 4, J = 64: the pivot samples items 0, 16, 32, … and lands near 10,048, so
-    // the minibatch (items 0..255, scoring 10,000 + i) holds about 200 candidates. Items 1 and 255 are
-    // drawn but not sampled, and a NaN is never a candidate: only the check in the draw loop sees them.
-    // Item 4080 is sampled but never drawn: only the check in the pivot's sample sees it.
-    const options = { batches: 64, batchSize: 256, keep: 4 };
-    for (const item of [1, 255, 4080]) {
-      const returns = Float64Array.from({ length: 4096 }, (_, i) => (i < 256 ? 10_000 + i : i));
+    // n = 20,000, C = 256, K = 4, J = 40: J·C < n, so the draw reads each drawn item's return (no
+    // flags over all n). The pivot samples items ⌊i·n/256⌋ (0, 78, 156, …) and lands near 950, so the
+    // minibatch (items 0..255, scoring 10^6 + i) holds about 250 candidates. Items 1 and 255 are drawn
+    // but not sampled, and a NaN is never a candidate: only the check in the draw loop sees them. Item
+    // 7812 is sampled but never drawn: only the check of the pivot's sample sees it.
+    const options = { batches: 40, batchSize: 256, keep: 4 };
+    for (const item of [1, 255, 7812]) {
+      const returns = Float64Array.from({ length: 20_000 }, (_, i) => (i < 256 ? 1e6 + i : i % 1000));
       returns[item] = Number.NaN;
       expect(() => selectElites(returns, options, first)).toThrow(
         new RangeError(`returns[${item}] must be a finite number, got NaN`),
       );
     }
+    // J·C >= n: the draw flags every item as a candidate or not once, reading (and checking) every
+    // return, item 4001 (never drawn, not sampled) included.
+    const flagged = Float64Array.from({ length: 4096 }, (_, i) => i);
+    flagged[4001] = Number.POSITIVE_INFINITY;
+    expect(() => selectElites(flagged, { batches: 64, batchSize: 256, keep: 4 }, first)).toThrow(
+      new RangeError('returns[4001] must be a finite number, got Infinity'),
+    );
   });
 
   it('does not scan a Float64Array pool: a return it never reads is not checked', () => {
