@@ -11,6 +11,9 @@ import { describeEnvironment, describeMethod } from '../train/describe-config.js
 import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
 import { type SeedResult, trainSeed } from '../train/train-seed.js';
 
+/** Runs with more seeds than this draw the mean curve and its band only, not one curve per seed. */
+const MAX_SEED_CURVES = 10;
+
 /** The outcome of every seed of one configuration. */
 export interface TrainingOutcome {
   readonly config: TrainConfig;
@@ -120,13 +123,18 @@ export async function trainingArtifacts(
 ): Promise<RunArtifacts> {
   const { config } = outcome;
   const probability: BandPoint[] = [
-    ...outcome.results.flatMap((r) =>
-      curveBand(
-        `seed ${r.seed}`,
-        r.metrics.map((m) => m.samples),
-        [r.metrics.map((m) => m.optimalProbability)],
-      ),
-    ),
+    // One curve per seed when they are few enough to tell apart; beyond that the mean and its 95% band
+    // say more, and a hundred legend entries and lines would cost the renderer more than the training.
+    ...(outcome.results.length > MAX_SEED_CURVES
+      ? []
+      : outcome.results.flatMap((r) =>
+          curveBand(
+            `seed ${r.seed}`,
+            r.metrics.map((m) => m.samples),
+            [r.metrics.map((m) => m.optimalProbability)],
+            Math.max(1, Math.floor(r.metrics.length / 400)),
+          ),
+        )),
     ...curves(outcome, (m) => m.optimalProbability, 'mean'),
   ];
   const subtitle = [describeEnvironment(config.environment), describeMethod(config)];

@@ -24,6 +24,8 @@ export class BanditEpisodeEnv implements EpisodeEnv {
   readonly scoreLabel = 'P(optimal action)';
   readonly #bandit: BanditEnv;
   readonly #optimal: Int32Array;
+  /** μ*_o − μ_o(a), row o, column a: the regret of each arm in each task. */
+  readonly #gaps: Float64Array;
   readonly #distribution: ActionDistribution;
   readonly #step = { observation: 0, reward: 0, terminated: true, truncated: false };
 
@@ -34,6 +36,12 @@ export class BanditEpisodeEnv implements EpisodeEnv {
     this.observationCount = bandit.numObservations;
     this.#optimal = Int32Array.from({ length: bandit.numObservations }, (_, o) => bandit.optimalAction(o));
     this.#distribution = new ActionDistribution(bandit.numActions);
+    const A = bandit.numActions;
+    this.#gaps = new Float64Array(bandit.numObservations * A);
+    for (let o = 0; o < bandit.numObservations; o++) {
+      const best = bandit.expectedReward(this.#optimal[o]!, o);
+      for (let a = 0; a < A; a++) this.#gaps[o * A + a] = best - bandit.expectedReward(a, o);
+    }
   }
 
   reset(): number {
@@ -64,11 +72,16 @@ export class BanditEpisodeEnv implements EpisodeEnv {
   }
 
   /**
+   * The bandit's expected regret (`BanditEnv.regret` for one task), from the arms' gaps computed once.
    * @param observation - the task
    * @param probabilities - the acting probabilities
    * @returns Σ_a π(a) (μ* − μ_a) in that task
    */
   stepRegret(observation: number, probabilities: Float64Array): number {
-    return this.#bandit.regret(probabilities, observation);
+    const A = this.numActions;
+    const gaps = this.#gaps;
+    let regret = 0;
+    for (let a = 0; a < A; a++) regret += probabilities[a]! * gaps[observation * A + a]!;
+    return regret;
   }
 }

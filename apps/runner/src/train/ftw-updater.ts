@@ -1,4 +1,4 @@
-import { type FtwLossOut, ftwLoss, trajectoryWeights } from '@ftw/objective';
+import { type FtwLossInput, type FtwLossOut, ftwLoss, trajectoryWeights } from '@ftw/objective';
 import { ReplayPool } from '@ftw/replay-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import type { Episode } from './episode.js';
@@ -87,6 +87,10 @@ export class FtwUpdater implements Updater {
   #counts = new Float64Array(16);
   #lengths = new Float64Array(16);
   readonly #out: FtwLossOut = {};
+  /** One input object for every `ftwLoss` call (its fields are set per call). */
+  readonly #input: FtwLossInput;
+  /** Views of `#counts` and `#lengths` of each selection size met (reset when they grow). */
+  #sized: { counts: Float64Array; lengths: Float64Array }[] = [];
 
   /**
    * @param config - the resolved configuration (FTW fields)
@@ -106,6 +110,14 @@ export class FtwUpdater implements Updater {
     );
     this.#initial = Float64Array.from(policy.parameters);
     this.#rows = new LossRows(policy.numActions);
+    this.#input = {
+      logits: new Float64Array(0),
+      rows: 0,
+      actions: policy.numActions,
+      selected: [],
+      beta: config.beta,
+      kl: config.kl,
+    };
   }
 
   /** The pool (read-only use: tests and diagnostics). */
@@ -133,6 +145,7 @@ export class FtwUpdater implements Updater {
     if (this.#counts.length < size) {
       this.#counts = new Float64Array(2 * size);
       this.#lengths = new Float64Array(2 * size);
+      this.#sized = [];
     }
     let steps = 0;
     let total = 0;
@@ -163,12 +176,12 @@ export class FtwUpdater implements Updater {
           view.selected[row] = trajectory.actions[t]!;
         }
       }
-      trajectoryWeights(
-        this.#counts.subarray(0, size),
-        this.#lengths.subarray(0, size),
-        undefined,
-        view.weights,
-      );
+      let sized = this.#sized[size];
+      if (sized === undefined) {
+        sized = { counts: this.#counts.subarray(0, size), lengths: this.#lengths.subarray(0, size) };
+        this.#sized[size] = sized;
+      }
+      trajectoryWeights(sized.counts, sized.lengths, undefined, view.weights);
     } else {
       // No elite: the KL term alone, over the steps of this iteration's episodes.
       steps = 0;
@@ -233,20 +246,14 @@ export class FtwUpdater implements Updater {
     let loss = 0;
     for (let epoch = 0; epoch < config.epochs; epoch++) {
       for (let r = 0; r < rows; r++) policy.logits(observations[r]!, view.logits, r * A);
-      const result = ftwLoss(
-        {
-          logits: view.logits,
-          rows,
-          actions: A,
-          selected: view.selected,
-          weights: view.weights,
-          beta: config.beta,
-          kl: config.kl,
-          normalize,
-          ...(snapshot === undefined ? {} : { reference: { logits: view.reference } }),
-        },
-        out,
-      );
+      const input = this.#input;
+      input.logits = view.logits;
+      input.rows = rows;
+      input.selected = view.selected;
+      input.weights = view.weights;
+      input.normalize = normalize;
+      if (snapshot !== undefined) input.reference = { logits: view.reference };
+      const result = ftwLoss(input, out);
       loss = result.loss;
       const parameters = policy.parameters;
       if (this.#grad.length < parameters.length) this.#grad = new Float64Array(2 * parameters.length);

@@ -44,7 +44,11 @@ export class MinibatchSampler {
   #taken = new Uint8Array(0);
   #countOf = new Uint32Array(0);
   readonly #drawn: Int32Array;
+  /** The returns of the drawn items, read once per minibatch. */
+  readonly #drawnReturns: Float64Array;
   readonly #best: Int32Array;
+  /** The returns of `#best`, in decreasing order. */
+  readonly #bestReturns: Float64Array;
   readonly #tied: Int32Array;
   readonly #touched: Int32Array;
   /** Pool positions of the kept items, `size` of them, each once. */
@@ -59,7 +63,9 @@ export class MinibatchSampler {
     this.#options = options;
     const { batches, batchSize, keep } = options;
     this.#drawn = new Int32Array(batchSize);
+    this.#drawnReturns = new Float64Array(batchSize);
     this.#best = new Int32Array(keep);
+    this.#bestReturns = new Float64Array(keep);
     this.#tied = new Int32Array(batchSize);
     this.#touched = new Int32Array(batches * keep);
     this.positions = new Int32Array(batches * keep);
@@ -82,7 +88,9 @@ export class MinibatchSampler {
     const taken = this.#taken;
     const countOf = this.#countOf;
     const drawn = this.#drawn;
+    const drawnReturns = this.#drawnReturns;
     const best = this.#best;
+    const bestReturns = this.#bestReturns;
     const floor = threshold ?? Number.NEGATIVE_INFINITY;
     let touched = 0;
     for (let b = 0; b < batches; b++) {
@@ -99,14 +107,17 @@ export class MinibatchSampler {
         const item = drawn[i]!;
         taken[item] = 0;
         const r = index.returnAt(item);
+        drawnReturns[i] = r;
         if (!(r > floor)) continue;
-        if (kept === K && !(r > index.returnAt(best[K - 1]!))) continue;
+        if (kept === K && !(r > bestReturns[K - 1]!)) continue;
         let p = kept < K ? kept++ : K - 1;
-        while (p > 0 && r > index.returnAt(best[p - 1]!)) {
+        while (p > 0 && r > bestReturns[p - 1]!) {
           best[p] = best[p - 1]!;
+          bestReturns[p] = bestReturns[p - 1]!;
           p--;
         }
         best[p] = item;
+        bestReturns[p] = r;
       }
       if (kept === K) this.#breakTies(index, kept, random, tieRule);
       for (let i = 0; i < kept; i++) {
@@ -136,14 +147,18 @@ export class MinibatchSampler {
     rule: MinibatchSamplerOptions['tieRule'],
   ): void {
     const best = this.#best;
+    const bestReturns = this.#bestReturns;
     const drawn = this.#drawn;
-    const cut = index.returnAt(best[kept - 1]!);
+    const drawnReturns = this.#drawnReturns;
+    const cut = bestReturns[kept - 1]!;
     let inside = 0;
-    while (inside < kept && index.returnAt(best[kept - 1 - inside]!) === cut) inside++;
-    const tied = this.#tied;
+    while (inside < kept && bestReturns[kept - 1 - inside] === cut) inside++;
     let count = 0;
-    for (let i = 0; i < drawn.length; i++) if (index.returnAt(drawn[i]!) === cut) tied[count++] = drawn[i]!;
+    for (let i = 0; i < drawn.length; i++) if (drawnReturns[i] === cut) count++;
     if (count === inside) return;
+    const tied = this.#tied;
+    count = 0;
+    for (let i = 0; i < drawn.length; i++) if (drawnReturns[i] === cut) tied[count++] = drawn[i]!;
     const first = kept - inside;
     if (rule === 'random') {
       for (let i = 0; i < inside; i++) {

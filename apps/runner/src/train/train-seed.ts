@@ -25,8 +25,8 @@ export interface IterationMetrics {
    * probability of the optimal action (mean over observations).
    */
   readonly optimalProbability: number;
-  /** Further evaluation figures of the environment, when it reports some. */
-  readonly evaluation?: Readonly<Record<string, number>>;
+  /** Further evaluation figures of the environment, when it reports some (absent from the JSON otherwise). */
+  readonly evaluation: Readonly<Record<string, number>> | undefined;
   /** Cumulative expected regret of the acting policies, Σ over steps of E[μ* − μ_a]; null without one. */
   readonly regret: number | null;
   /** Mean over the known observations of KL(π_before ‖ π_after) for this update (0 when no update). */
@@ -123,18 +123,27 @@ export function trainSeed(
   let before = new Float64Array(0);
   let beforeLogits = new Float64Array(0);
   let afterLogits = new Float64Array(0);
+  let shiftRows = -1;
+  let beforeView = beforeLogits;
+  let afterView = afterLogits;
   const shiftOut: PolicyShift = { klMean: 0, klMax: 0, tvMean: 0, tvMax: 0 };
   const shift = (): PolicyShift => {
     const rows = env.observationCount;
     if (beforeLogits.length < rows * A) {
       beforeLogits = new Float64Array(2 * rows * A);
       afterLogits = new Float64Array(2 * rows * A);
+      shiftRows = -1;
+    }
+    if (shiftRows !== rows) {
+      beforeView = beforeLogits.subarray(0, rows * A);
+      afterView = afterLogits.subarray(0, rows * A);
+      shiftRows = rows;
     }
     for (let o = 0; o < rows; o++) {
       policy.logits(o, beforeLogits, o * A, before);
       policy.logits(o, afterLogits, o * A);
     }
-    return policyShift(beforeLogits.subarray(0, rows * A), afterLogits.subarray(0, rows * A), A, shiftOut);
+    return policyShift(beforeView, afterView, A, shiftOut);
   };
 
   const metrics: IterationMetrics[] = [];
@@ -167,7 +176,7 @@ export function trainSeed(
       samples,
       reward: batch.returnSum / config.rollouts,
       optimalProbability: score,
-      ...(evaluation.details === undefined ? {} : { evaluation: evaluation.details }),
+      evaluation: evaluation.details,
       regret,
       klMean: moved.klMean,
       klMax: moved.klMax,
