@@ -1,3 +1,5 @@
+import type { EliteDraw } from './elite-draw.js';
+
 /** Longest permutation kept for the next one-shot draw: 2^22 entries (16 MiB, a pool of 4M items). */
 const KEEP_LIMIT = 2 ** 22;
 
@@ -29,6 +31,8 @@ export class DrawBuffers {
   selected: Uint32Array = new Uint32Array(0);
   /** selectElites: where each minibatch's kept items end in `selected` (J + 1). */
   ends: Uint32Array = new Uint32Array(0);
+  /** The draw object of the one-shot calls that use these buffers, reset by each (no object per call). */
+  draw: EliteDraw | null = null;
 
   /** @param n - length of the identity permutation. */
   constructor(n: number) {

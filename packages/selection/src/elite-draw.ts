@@ -39,32 +39,37 @@ export class EliteDraw {
    * The kept items of the current minibatch in `kept[0..count−1]` (in no particular order). Between
    * draws it doubles as the heap's item array. It may be longer than K.
    */
-  readonly kept: Uint32Array;
-  readonly #scores: Float64Array | null;
-  readonly #batchSize: number;
-  readonly #keep: number;
-  readonly #threshold: number;
-  readonly #source: IndexSource;
-  /** Items scoring at least this are candidates; −Infinity when every item is one (no pivot). */
-  readonly #pivot: number;
+  kept: Uint32Array;
+  #scores: Float64Array | null;
+  #batchSize: number;
+  #keep: number;
+  #source: IndexSource;
+  /**
+   * [pivot, threshold]: items scoring at least the pivot are candidates (−Infinity when every item is
+   * one); only items scoring strictly above the threshold are kept (−Infinity: no threshold). In a typed
+   * array, so that resetting a draw writes two doubles in place instead of boxing them.
+   */
+  readonly #bounds = new Float64Array(2);
   /**
    * Whether each permutation entry carries its item's candidacy in its top bit (written over all n
-   * entries by the constructor), or the draw reads the item's score.
+   * entries by reset), or the draw reads the item's score.
    */
-  readonly #flagged: boolean;
+  #flagged: boolean;
   /** A permutation of 0..n−1 in `permutation[0..n−1]` whose first C entries are the current minibatch. */
-  readonly #permutation: Uint32Array;
-  readonly #n: number;
+  #permutation: Uint32Array;
+  #n: number;
   /** The current minibatch's candidates in `candidates[0..m−1]`. */
-  readonly #candidates: Uint32Array;
+  #candidates: Uint32Array;
   /** The heap's scores, with one +Infinity past the end so that a node's right child always exists. */
-  readonly #heap: Float64Array;
-  readonly #ties: Uint32Array;
-  readonly #buffers: DrawBuffers;
+  #heap: Float64Array;
+  #ties: Uint32Array;
+  #buffers: DrawBuffers;
+  /** Whether the buffers were borrowed (a one-shot draw) rather than allocated for this draw. */
+  #borrowed: boolean;
   /** Swap targets: log[b·C + k] for draw k of minibatch b when logged for restore(), else log[k]. */
-  readonly #log: Uint32Array;
+  #log: Uint32Array;
   /** C when the draws are logged for restore(), 0 when the log is overwritten by each minibatch. */
-  readonly #logStep: number;
+  #logStep: number;
   /** Where the next minibatch's swap targets go in the log. */
   #logged = 0;
 
@@ -91,21 +96,52 @@ export class EliteDraw {
     minibatches: number,
     buffers?: DrawBuffers,
   ) {
+    this.#borrowed = buffers !== undefined;
+    this.#buffers = buffers ?? new DrawBuffers(n);
+    // Assigned by reset; given here so that every field has its final kind from the start.
     this.#scores = scores;
     this.#batchSize = batchSize;
     this.#keep = keep;
-    this.#threshold = threshold ?? Number.NEGATIVE_INFINITY;
     this.#source = source;
-    this.#pivot = candidatePivot(scores, n, batchSize, keep, minibatches);
+    this.#flagged = false;
+    this.#n = n;
+    this.#logStep = 0;
+    const b = this.#buffers;
+    this.#permutation = b.permutation;
+    this.#log = b.log;
+    this.#heap = b.heap;
+    this.kept = b.kept;
+    this.#candidates = b.candidates;
+    this.#ties = b.ties;
+    this.reset(scores, n, batchSize, keep, threshold, source, minibatches);
+  }
+
+  /**
+   * Starts a new draw over the same buffers, as a new EliteDraw with these arguments would (the
+   * buffers' permutation must be the identity again: see {@link EliteDraw.restore}). One-shot callers
+   * keep their draw with their buffers ({@link DrawBuffers.draw}), so a call allocates no draw object.
+   * @returns this.
+   */
+  reset(
+    scores: Float64Array | null,
+    n: number,
+    batchSize: number,
+    keep: number,
+    threshold: number | undefined,
+    source: IndexSource,
+    minibatches: number,
+  ): this {
+    this.#scores = scores;
+    this.#batchSize = batchSize;
+    this.#keep = keep;
+    this.#bounds[1] = threshold ?? Number.NEGATIVE_INFINITY;
+    this.#source = source;
+    const pivot = candidatePivot(scores, n, batchSize, keep, minibatches);
+    this.#bounds[0] = pivot;
     const draws = minibatches * batchSize;
-    this.#logStep = buffers !== undefined && draws < n ? batchSize : 0;
-    const b = (buffers ?? new DrawBuffers(n)).fit(
-      n,
-      batchSize,
-      keep,
-      this.#logStep === 0 ? batchSize : draws,
-    );
-    this.#buffers = b;
+    this.#logStep = this.#borrowed && draws < n ? batchSize : 0;
+    this.#logged = 0;
+    const b = this.#buffers.fit(n, batchSize, keep, this.#logStep === 0 ? batchSize : draws);
     this.#permutation = b.permutation;
     this.#n = n;
     this.#log = b.log;
@@ -117,16 +153,16 @@ export class EliteDraw {
     // Flags cost a pass over the n scores: worth it for a sampler (once for all its minibatches) and for
     // a one-shot draw of at least n items (which rewrites the permutation at the end anyway); a smaller
     // draw reads each drawn item's score instead, so that it costs its draws, not n.
-    this.#flagged = this.#pivot !== Number.NEGATIVE_INFINITY && (buffers === undefined || !(draws < n));
+    this.#flagged = pivot !== Number.NEGATIVE_INFINITY && (!this.#borrowed || !(draws < n));
     if (this.#flagged) {
       const permutation = b.permutation;
-      const pivot = this.#pivot;
       for (let i = 0; i < n; i++) {
         const score = scores === null ? -i : scores[i]!;
         if (score - score !== 0) nonFiniteReturn(i, score);
         permutation[i] = i | (Number(score >= pivot) << 31);
       }
     }
+    return this;
   }
 
   /**
@@ -134,7 +170,7 @@ export class EliteDraw {
    * @returns how many items were kept, in `kept[0..count−1]`.
    */
   next(): number {
-    if (this.#pivot === Number.NEGATIVE_INFINITY) return this.#drawWhole();
+    if (this.#bounds[0] === Number.NEGATIVE_INFINITY) return this.#drawWhole();
     return this.#flagged ? this.#drawFlagged() : this.#drawCandidates();
   }
 
@@ -195,7 +231,7 @@ export class EliteDraw {
     const base = this.#logged;
     this.#logged = base + this.#logStep;
     const scores = this.#scores;
-    const pivot = this.#pivot;
+    const pivot = this.#bounds[0]!;
     const candidates = this.#candidates;
     let m = 0;
     for (let k = 0; k < C; k++) {
@@ -246,6 +282,8 @@ export class EliteDraw {
       const n = this.#n;
       for (let i = 0; i < n; i++) permutation[i] = i;
     }
+    // The buffers outlive the call: do not keep the caller's returns alive with them.
+    this.#scores = null;
     return this.#buffers;
   }
 
@@ -271,7 +309,7 @@ export class EliteDraw {
       }
     }
     const cut = heap[0]!;
-    const threshold = this.#threshold;
+    const threshold = this.#bounds[1]!;
     if (!(cut > threshold)) {
       // Fewer than K eligible items, all of them in the heap (everything outside scores <= cut).
       let count = 0;
@@ -308,6 +346,27 @@ export class EliteDraw {
     }
     return count;
   }
+}
+
+/**
+ * A draw over borrowed buffers: the draw kept with them, reset, or a new one kept with them (see
+ * {@link EliteDraw.reset}).
+ */
+export function oneShotDraw(
+  scores: Float64Array | null,
+  n: number,
+  batchSize: number,
+  keep: number,
+  threshold: number | undefined,
+  source: IndexSource,
+  minibatches: number,
+  buffers: DrawBuffers,
+): EliteDraw {
+  const draw = buffers.draw;
+  if (draw !== null) return draw.reset(scores, n, batchSize, keep, threshold, source, minibatches);
+  const fresh = new EliteDraw(scores, n, batchSize, keep, threshold, source, minibatches, buffers);
+  buffers.draw = fresh;
+  return fresh;
 }
 
 /** The low 31 bits of a permutation entry: its item (the top bit may flag it as a candidate). */

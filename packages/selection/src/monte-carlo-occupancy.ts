@@ -1,5 +1,5 @@
 import { borrowDrawBuffers, releaseDrawBuffers } from './draw-buffers.js';
-import { EliteDraw } from './elite-draw.js';
+import { oneShotDraw } from './elite-draw.js';
 import { type RandomSource, toIndexSource } from './random.js';
 import { checkPositiveInteger, checkSizes, MAX_SAMPLED_POOL_SIZE } from './validate.js';
 
@@ -36,7 +36,7 @@ export function monteCarloOccupancy(
   // Scores null: item i is rank i + 1, so the K best are the K lowest indices (no ties).
   const source = toIndexSource(random);
   const buffers = borrowDrawBuffers(n);
-  const elite = new EliteDraw(null, n, batchSize, keep, undefined, source, draws, buffers);
+  const elite = oneShotDraw(null, n, batchSize, keep, undefined, source, draws, buffers);
   const counts = new Float64Array(n);
   for (let d = 0; d < draws; d++) {
     elite.next();

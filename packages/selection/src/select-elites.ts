@@ -1,9 +1,15 @@
 import { describeValue } from '@ftw/internal';
 import { borrowDrawBuffers, releaseDrawBuffers } from './draw-buffers.js';
-import { EliteDraw } from './elite-draw.js';
+import { oneShotDraw } from './elite-draw.js';
 import { type RandomSource, toIndexSource } from './random.js';
-import { checkSelectionOptions, type SelectionOptions } from './selection-options.js';
-import { checkReturnsToRead } from './validate.js';
+import type { SelectionOptions } from './selection-options.js';
+import {
+  checkOptions,
+  checkPositiveInteger,
+  checkReturnsToRead,
+  checkSizes,
+  checkThreshold,
+} from './validate.js';
 
 /** Most items one call may select (the length of `indices`): 2^30, a 4 GiB array. */
 const MAX_SELECTED = 2 ** 30;
@@ -68,7 +74,13 @@ export function selectElites(
 ): EliteSelection {
   const values = checkReturnsToRead(returns);
   const n = values.length;
-  const { batches, batchSize, keep, threshold } = checkSelectionOptions(options, n);
+  // checkSelectionOptions, unrolled so that no object is allocated for the checked values.
+  const o = checkOptions(options);
+  checkSizes(n, o['batchSize'], o['keep'], 'returns.length');
+  const batches = checkPositiveInteger('batches', o['batches']);
+  const batchSize = o['batchSize'] as number;
+  const keep = o['keep'] as number;
+  const threshold = checkThreshold(o['threshold']);
   const capacity = batches * keep;
   if (capacity > MAX_SELECTED) {
     throw new RangeError(`batches × keep must be <= ${MAX_SELECTED}, got ${batches} × ${keep}`);
@@ -81,7 +93,7 @@ export function selectElites(
   const source = toIndexSource(random);
   // Draw into borrowed buffers; `out` is written only once every draw has succeeded.
   const buffers = borrowDrawBuffers(n).fit(n, batchSize, keep, 0, capacity, batches + 1);
-  const elite = new EliteDraw(values, n, batchSize, keep, threshold, source, batches, buffers);
+  const elite = oneShotDraw(values, n, batchSize, keep, threshold, source, batches, buffers);
   const kept = elite.kept;
   const selected = buffers.selected;
   const ends = buffers.ends;
