@@ -123,7 +123,7 @@ describe('bad flags and failures', () => {
     [['train', '--lr', 'fast'], /--lr must be a finite number > 0, got "fast"/],
     [
       ['train', '--env', 'maze'],
-      /--env must be one of gaussian, bernoulli, contextual, tie-heavy, got "maze"/,
+      /--env must be one of gaussian, bernoulli, contextual, tie-heavy, sokoban, got "maze"/,
     ],
     [['train', '--config', '/nonexistent/cfg.json'], /--config must name a readable JSON file/],
     [['occupancy', '--pairs', '4:5'], /--pairs\[0\] K must be an integer in \[1, 4\], got "5"/],
