@@ -66,14 +66,17 @@ export function createOptimizer(kind: 'sgd' | 'adam', lr: number): Optimizer {
         born.fill(t - 1, size, params.length);
         size = params.length;
       }
+      // Bias corrections of the parameters present from the start, computed once per step.
+      const c1 = 1 - BETA1 ** t;
+      const c2 = 1 - BETA2 ** t;
       for (let i = 0; i < size; i++) {
         const g = grad[i]!;
-        const steps = t - born[i]!;
+        const late = born[i]! > 0;
         m[i] = BETA1 * m[i]! + (1 - BETA1) * g;
         v[i] = BETA2 * v[i]! + (1 - BETA2) * g * g;
-        params[i] =
-          params[i]! -
-          (lr * (m[i]! / (1 - BETA1 ** steps))) / (Math.sqrt(v[i]! / (1 - BETA2 ** steps)) + EPSILON);
+        const b1 = late ? 1 - BETA1 ** (t - born[i]!) : c1;
+        const b2 = late ? 1 - BETA2 ** (t - born[i]!) : c2;
+        params[i] = params[i]! - (lr * (m[i]! / b1)) / (Math.sqrt(v[i]! / b2) + EPSILON);
       }
     },
   };
