@@ -30,6 +30,9 @@ describe('resolveAsyncOptions', () => {
     );
     expect(read(['--actors', '2', '--redis', 'none'])?.redis).toBeNull();
     expect(read(['--is', 'truncate:2.5'])?.is).toEqual({ kind: 'truncate', cap: 2.5 });
+    // The baselines take the weights too (BaselineUpdater's truncation).
+    for (const method of ['reinforce', 'grpo', 'ppo'])
+      expect(read(['--lag', '2', '--is', 'truncate:1'], method)?.is).toEqual({ kind: 'truncate', cap: 1 });
   });
 
   it('names the bad flag and value', () => {
@@ -43,9 +46,13 @@ describe('resolveAsyncOptions', () => {
       /--is must be none or truncate:c with a cap c > 0, got "clip:2"/,
     );
     expect(() => read(['--is', 'truncate:0'])).toThrow(/--is/);
-    expect(() => read(['--is', 'truncate:1'], 'ppo')).toThrow(
-      /--is is implemented for --method ftw only, got --method ppo/,
+    expect(() => read(['--is', 'truncate:'], 'ppo')).toThrow(
+      /--is must be none or truncate:c with a cap c > 0, got "truncate:"/,
     );
+    expect(() => read(['--is', 'truncate:-2'], 'reinforce')).toThrow(
+      /--is must be a finite number > 0, got "-2"/,
+    );
+    expect(() => read(['--is', 'truncate:Infinity'], 'grpo')).toThrow(/--is must be a finite number > 0/);
     expect(() => read(['--horizon', '0'])).toThrow(/--horizon/);
     expect(() => read(['--actors', '2', '--lag', '1'], 'ftw', 'sokoban')).toThrow(
       /--env sokoban runs asynchronously only as one simulated actor/,

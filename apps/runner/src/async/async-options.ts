@@ -5,6 +5,21 @@ import { readChoice, readInteger, readNumber } from '../config/read-value.js';
 /** Importance weighting of the selected elites: none, or truncated weights min(w(τ), c). */
 export type IsWeighting = { readonly kind: 'none' } | { readonly kind: 'truncate'; readonly cap: number };
 
+/**
+ * The options a baseline updater takes for a weighting: `truncation: c` for `truncate:c`, none otherwise.
+ *
+ * @param is - the weighting
+ * @returns the `BaselineUpdater` options
+ * @example
+ * ```ts
+ * baselineWeighting({ kind: 'truncate', cap: 2 }); // { truncation: 2 }
+ * baselineWeighting({ kind: 'none' }); // {}
+ * ```
+ */
+export function baselineWeighting(is: IsWeighting): { readonly truncation?: number } {
+  return is.kind === 'truncate' ? { truncation: is.cap } : {};
+}
+
 /** The asynchronous-training options of `ftw train`. */
 export interface AsyncOptions {
   /** Actor processes (with Redis) or simulated actors stepping in turn (without). */
@@ -15,7 +30,7 @@ export interface AsyncOptions {
   readonly lag: number;
   /** When actors load the newest visible policy: between episodes, or before every step. */
   readonly hotLoad: 'episode' | 'step';
-  /** Weighting of FTW's elite counts by truncated importance weights. */
+  /** Weighting by truncated importance weights: FTW's elite counts, or the baselines' episodes. */
   readonly is: IsWeighting;
   /** Steps per episode: each step is one decision of the bandit (1 = the bandit itself). */
   readonly horizon: number;
@@ -64,7 +79,7 @@ export const ASYNC_OPTIONS: readonly OptionSpec[] = [
     '--is',
     'weighting',
     'none',
-    'weight FTW elite counts by importance weights: none or truncate:c',
+    'weight FTW elite counts or baseline episodes by importance weights: none or truncate:c',
   ),
   spec('horizon', '--horizon', 'H', '1', 'steps per episode, each one bandit decision (multi-step episodes)'),
 ];
@@ -74,8 +89,7 @@ export const ASYNC_OPTIONS: readonly OptionSpec[] = [
  * its synchronous loop unchanged.
  *
  * @param raw - raw values by key (see `collectOptions`)
- * @param config - the training configuration's method (importance weighting applies to FTW only) and
- *   environment (Sokoban runs with one simulated actor only: its observation ids are local to each
+ * @param config - the training configuration's method and environment (Sokoban runs with one simulated actor only: its observation ids are local to each
  *   environment instance, so actors with their own instances cannot share one policy's features)
  * @returns the options, or null
  * @throws UsageError naming the flag, the value and what is allowed
@@ -84,7 +98,6 @@ export function resolveAsyncOptions(
   raw: Readonly<Record<string, RawOption>>,
   config: { readonly method: string; readonly environment: { readonly kind: string } },
 ): AsyncOptions | null {
-  const { method } = config;
   const o = (key: string): RawOption => raw[key]!;
   if (!ASYNC_OPTIONS.some((s) => o(s.key).explicit)) return null;
   const actors = readInteger(o('actors').value, o('actors').label, { min: 1, max: 64 });
@@ -118,9 +131,6 @@ export function resolveAsyncOptions(
       );
     }
     is = { kind: 'truncate', cap: readNumber(match[1], o('is').label, { min: 0, exclusiveMin: true }) };
-    if (method !== 'ftw') {
-      throw new UsageError(`${o('is').label} is implemented for --method ftw only, got --method ${method}`);
-    }
   }
   const horizon = readInteger(o('horizon').value, o('horizon').label, { min: 1, max: 10_000 });
   if (config.environment.kind === 'sokoban' && (actors > 1 || redis !== null || horizon > 1)) {

@@ -8,7 +8,7 @@ import type { Episode } from '../train/episode.js';
 import { configSelector, FtwUpdater } from '../train/ftw-updater.js';
 import { createOptimizer } from '../train/optimizer.js';
 import type { Updater } from '../train/updater.js';
-import type { AsyncOptions } from './async-options.js';
+import { type AsyncOptions, baselineWeighting } from './async-options.js';
 import { ACTOR_VARIABLE, type ActorTask } from './redis-actor.js';
 import type { AsyncIterationMetrics, AsyncSeedResult } from './train-async-seed.js';
 import { asyncEnvironment } from './train-async-seed.js';
@@ -97,7 +97,7 @@ export async function trainRedisSeed(
       : null;
   const updater: Updater =
     weighted === null
-      ? new BaselineUpdater(config, policy, optimizer)
+      ? new BaselineUpdater(config, policy, optimizer, baselineWeighting(options.is))
       : new FtwUpdater(config, policy, optimizer, weighted.select);
   const name = `ftw-${process.pid}-${Date.now().toString(36)}-seed${seed}`;
   const r = 1 / config.rollouts;

@@ -95,4 +95,17 @@ describe('trainAsyncSeed', () => {
     for (const m of later) expect(m.poolStaleness).toBe(3);
     expect(later.some((m) => m.logWeightMax !== 0)).toBe(true);
   });
+
+  it('weights the baselines with --is: on-policy the weights are 1 (same run), with lag they change it', () => {
+    const truncated: AsyncOptions = { ...SYNC, is: { kind: 'truncate', cap: 1 } };
+    for (const method of ['reinforce', 'grpo'] as const) {
+      const config = { ...CONTEXTUAL, method, iterations: 30 };
+      // One actor, lag 0: behaviour and current log-probabilities are the same numbers, log w = 0.
+      expect(JSON.stringify(trainAsyncSeed(config, truncated, 4))).toBe(
+        JSON.stringify(trainAsyncSeed(config, SYNC, 4)),
+      );
+      const lagged = (o: AsyncOptions) => trainAsyncSeed(config, { ...o, lag: 3 }, 4).metrics;
+      expect(JSON.stringify(lagged(truncated))).not.toBe(JSON.stringify(lagged(SYNC)));
+    }
+  });
 });

@@ -9,7 +9,7 @@ import type { EpisodeEnv } from '../train/episode-env.js';
 import { configSelector, FtwUpdater } from '../train/ftw-updater.js';
 import { createOptimizer } from '../train/optimizer.js';
 import type { Updater } from '../train/updater.js';
-import type { AsyncOptions } from './async-options.js';
+import { type AsyncOptions, baselineWeighting } from './async-options.js';
 import { RepeatedEpisodeEnv } from './repeated-episode-env.js';
 import { weightedSelector } from './weighted-selector.js';
 
@@ -130,7 +130,7 @@ export function trainAsyncSeed(
       : null;
   const updater: Updater =
     weighted === null
-      ? new BaselineUpdater(config, policy, optimizer)
+      ? new BaselineUpdater(config, policy, optimizer, baselineWeighting(options.is))
       : new FtwUpdater(config, policy, optimizer, weighted.select);
   const distribution = new ActionDistribution(env.numActions);
   const regretOf = env.stepRegret === undefined ? null : env.stepRegret.bind(env);

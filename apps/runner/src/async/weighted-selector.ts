@@ -1,8 +1,7 @@
-import { importanceWeights } from '@ftw/objective';
 import type { ReplayPool } from '@ftw/replay-pool';
-import { ActionDistribution } from '../train/action-distribution.js';
 import type { EliteSelector } from '../train/ftw-updater.js';
 import type { Policy } from '../train/policy.js';
+import { trajectoryImportanceWeights } from '../train/trajectory-importance-weights.js';
 import type { IsWeighting } from './async-options.js';
 
 /** Importance diagnostics of the last selection, against the current policy π_θ. */
@@ -23,7 +22,7 @@ export interface SelectionWeights {
  * Wraps an elite selector: after each selection it computes the importance weights of the selected
  * trajectories against the current policy, w(τ) = Π_t π_θ(a_t | o_t) / q_{v_t}(a_t | o_t) with the
  * behaviour log-probabilities recorded per step (so per-step policy versions are honoured), with
- * `@ftw/objective`'s `importanceWeights`, records {@link SelectionWeights}, and with `truncate:c` hands
+ * `trajectoryImportanceWeights` (which calls `@ftw/objective`'s `importanceWeights`), records {@link SelectionWeights}, and with `truncate:c` hands
  * the updater counts m·min(w, c) instead of m.
  *
  * @param select - the selector to wrap
@@ -36,33 +35,14 @@ export function weightedSelector(
   policy: Policy,
   weighting: IsWeighting,
 ): { select: EliteSelector; last: () => SelectionWeights | null } {
-  const distribution = new ActionDistribution(policy.numActions);
   let last: SelectionWeights | null = null;
   const wrapped = (pool: ReplayPool, version: number) => {
     const choice = select(pool, version);
     last = null;
     if (choice === null || choice.size === 0) return choice;
     const size = choice.size;
-    const lengths = new Float64Array(size);
-    let steps = 0;
-    for (let i = 0; i < size; i++) {
-      lengths[i] = pool.at(choice.positions[i]!).length;
-      steps += lengths[i]!;
-    }
-    const current = new Float64Array(steps);
-    const behaviour = new Float64Array(steps);
-    for (let i = 0, row = 0; i < size; i++) {
-      const t = pool.at(choice.positions[i]!);
-      for (let s = 0; s < t.length; s++, row++) {
-        current[row] = distribution.of(policy, t.observations![s]!).logProbability(t.actions[s]!);
-        behaviour[row] = t.logProbs[s]!;
-      }
-    }
     const cap = weighting.kind === 'truncate' ? weighting.cap : 1;
-    const weights = importanceWeights(
-      { logProbs: current, behaviourLogProbs: behaviour, lengths },
-      { truncation: cap },
-    );
+    const { weights } = trajectoryImportanceWeights(policy, size, (i) => pool.at(choice.positions[i]!), cap);
     let maxLog = Number.NEGATIVE_INFINITY;
     let minLog = Number.POSITIVE_INFINITY;
     let total = 0;

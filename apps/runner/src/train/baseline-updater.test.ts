@@ -220,3 +220,169 @@ describe('BaselineUpdater', () => {
     expect(Array.from(policy.parameters.subarray(9 * A))).toEqual([0, 0, 0]);
   });
 });
+
+describe('BaselineUpdater with truncated importance weights (--is truncate:c)', () => {
+  const CAP = 1.5;
+  const clip = 0.2;
+
+  /** Stale actors: each step's behaviour is one of two older policies, so one episode mixes versions. */
+  interface StaleEpisode extends EpisodeData {
+    readonly behaviourOf: readonly number[];
+  }
+
+  // Seeded fixture: current θ₀, two behaviour policies away from it, two batches of 6 episodes.
+  const u = seededStreams(11).policy;
+  const theta0 = Float64Array.from({ length: O * A }, () => 2 * u() - 1);
+  const behaviours = [0, 1].map(() => Float64Array.from(theta0, (t) => t + 0.9 * (2 * u() - 1)));
+  const batches: StaleEpisode[][] = [0, 1].map(() =>
+    Array.from({ length: 6 }, () => {
+      const steps = Array.from({ length: 1 + Math.floor(3 * u()) }, () => ({
+        observation: Math.floor(O * u()),
+        action: Math.floor(A * u()),
+      }));
+      return {
+        steps,
+        behaviourOf: steps.map(() => (u() < 0.5 ? 0 : 1)),
+        ret: Math.round(4 * u()) / 2,
+      };
+    }),
+  );
+
+  const staleEpisode = (e: StaleEpisode): Episode => ({
+    length: e.steps.length,
+    observations: Int32Array.from(e.steps, (s) => s.observation),
+    actions: Int32Array.from(e.steps, (s) => s.action),
+    logProbs: Float64Array.from(e.steps, (s, t) =>
+      logSoftmaxAt(behaviours[e.behaviourOf[t]!]!, A, s.observation, s.action),
+    ),
+    versions: Uint32Array.from(e.behaviourOf),
+    return: e.ret,
+  });
+
+  /** w(τ) = Π_t π_θ(a_t|o_t) / q_{v_t}(a_t|o_t), by a plain product of probabilities. */
+  const weightOf = (theta: ArrayLike<number>, e: StaleEpisode): number =>
+    e.steps.reduce(
+      (w, s, t) =>
+        w *
+        (Math.exp(logSoftmaxAt(theta, A, s.observation, s.action)) /
+          Math.exp(logSoftmaxAt(behaviours[e.behaviourOf[t]!]!, A, s.observation, s.action))),
+      1,
+    );
+
+  it('the fixture has weights above the cap, between 1 and the cap, and below 1 (so each wrong weight differs)', () => {
+    const w = batches.flat().map((e) => weightOf(theta0, e));
+    expect(w.filter((x) => x > CAP).length).toBeGreaterThan(0);
+    expect(w.filter((x) => x < 1 / CAP).length).toBeGreaterThan(0);
+    expect(
+      w.filter((x) => x > 1.05 && x < CAP).length + w.filter((x) => x > 1 / CAP && x < 0.95).length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('reinforce applies the gradient of −(1/E) Σ_e min(w(τ_e), c) (G_e − b_e) Σ_t log π(a_t|o_t), w at θ before the update', () => {
+    const rate = 0.3;
+    const policy = new TabularPolicy(A, O);
+    const updater = new BaselineUpdater(
+      { ...REPRODUCE_CONFIG, method: 'reinforce', baselineRate: rate },
+      policy,
+      createOptimizer('sgd', LR),
+      { truncation: CAP },
+    );
+    policy.parameters.set(theta0);
+    const baseline = new RunningBaseline(rate);
+    let theta = Float64Array.from(theta0);
+    for (const batch of batches) {
+      const b = baseline.batch(batch);
+      const w = batch.map((e) => Math.min(weightOf(theta, e), CAP));
+      const loss = (t: Float64Array): number =>
+        -batch.reduce((s, e, i) => s + w[i]! * (e.ret - b[i]!) * logProbSum(t, e), 0) / batch.length;
+      const g = finiteDifference(loss, theta);
+      updater.update(batch.map(staleEpisode), 0);
+      theta = Float64Array.from(theta, (t, k) => t - LR * g[k]!);
+      expectClose(policy.parameters, theta);
+    }
+  });
+
+  it('grpo applies the gradient of −(1/E) Σ_e min(w(τ_e), c) (1/L_e) Σ_t min(ρ_t A_e, clip(ρ_t) A_e), ρ_t against θ₀', () => {
+    const policy = new TabularPolicy(A, O);
+    const updater = new BaselineUpdater(
+      { ...REPRODUCE_CONFIG, method: 'grpo', clip },
+      policy,
+      createOptimizer('sgd', LR),
+      { truncation: CAP },
+    );
+    policy.parameters.set(theta0);
+    const batch = batches[0]!;
+    const advantages = groupAdvantages(batch);
+    const w = batch.map((e) => Math.min(weightOf(theta0, e), CAP));
+    const loss = (t: Float64Array): number =>
+      -batch.reduce((s, e, i) => {
+        let sum = 0;
+        for (const step of e.steps) {
+          const ratio = Math.exp(
+            logSoftmaxAt(t, A, step.observation, step.action) -
+              logSoftmaxAt(theta0, A, step.observation, step.action),
+          );
+          sum += clippedTerm(ratio, advantages[i]!, clip);
+        }
+        return s + (w[i]! * sum) / e.steps.length;
+      }, 0) / batch.length;
+    const g = finiteDifference(loss, theta0);
+    updater.update(batch.map(staleEpisode), 0);
+    expectClose(
+      policy.parameters,
+      Float64Array.from(theta0, (t, k) => t - LR * g[k]!),
+    );
+  });
+
+  it('ppo takes its epochs on −(1/S) Σ_e min(w(τ_e), c) Σ_t min(ρ_t A_t, clip(ρ_t) A_t), w and ρ_t against θ₀ frozen', () => {
+    const epochs = 5;
+    const rate = 0.25;
+    // A larger step than LR so that ratios leave [1 − ε, 1 + ε] within the epochs.
+    const lr = 6;
+    const policy = new TabularPolicy(A, O);
+    const updater = new BaselineUpdater(
+      { ...REPRODUCE_CONFIG, method: 'ppo', clip, epochs, baselineRate: rate },
+      policy,
+      createOptimizer('sgd', lr),
+      { truncation: CAP },
+    );
+    policy.parameters.set(theta0);
+    const baseline = new RunningBaseline(rate);
+    let theta = Float64Array.from(theta0);
+    let clipped = 0;
+    for (const batch of batches) {
+      const before = Float64Array.from(theta);
+      const b = baseline.batch(batch);
+      const steps = batch.flatMap((e, i) =>
+        e.steps.map((s) => ({ ...s, advantage: e.ret - b[i]!, w: Math.min(weightOf(before, e), CAP) })),
+      );
+      const ratio = (t: Float64Array, s: StepData): number =>
+        Math.exp(
+          logSoftmaxAt(t, A, s.observation, s.action) - logSoftmaxAt(before, A, s.observation, s.action),
+        );
+      const loss = (t: Float64Array): number =>
+        -steps.reduce((sum, s) => sum + s.w * clippedTerm(ratio(t, s), s.advantage, clip), 0) / steps.length;
+      for (let epoch = 0; epoch < epochs; epoch++) {
+        clipped += steps.filter((s) => Math.abs(ratio(theta, s) - 1) > clip).length;
+        const g = finiteDifference(loss, theta);
+        theta = Float64Array.from(theta, (t, k) => t - lr * g[k]!);
+      }
+      updater.update(batch.map(staleEpisode), 0);
+      expectClose(policy.parameters, theta);
+    }
+    // The trust region binds in later epochs, so the clip around θ₀ is exercised too.
+    expect(clipped).toBeGreaterThan(0);
+  });
+
+  it('refuses a cap that is not a finite number > 0, naming it', () => {
+    const policy = new TabularPolicy(A, O);
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(
+        () =>
+          new BaselineUpdater({ ...REPRODUCE_CONFIG, method: 'ppo' }, policy, createOptimizer('sgd', LR), {
+            truncation: bad,
+          }),
+      ).toThrow(new RegExp(`options.truncation must be a finite number > 0, got ${bad}`));
+    }
+  });
+});

@@ -9,6 +9,7 @@ import type { TrainConfig } from '../config/train-config.js';
 import type { Episode } from './episode.js';
 import type { Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
+import { trajectoryImportanceWeights } from './trajectory-importance-weights.js';
 import type { Updater, UpdateStats } from './updater.js';
 
 /**
@@ -30,9 +31,34 @@ import type { Updater, UpdateStats } from './updater.js';
  *   of the batch, ρ_t = π(a_t|o_t) / q(a_t|o_t) against the behaviour log-probabilities (frozen across
  *   the `epochs` steps on the same batch), with A_t = G_e − b_e of `reinforce` (no critic).
  *
+ * Truncated importance weights (`--is truncate:c`, option `truncation: c`). Asynchronous actors act with
+ * older policy versions, so an episode's steps come from q_{v_t}, not from the policy being trained. Each
+ * episode's contribution is then multiplied by w̄_e = min(w(τ_e), c), with
+ * w(τ) = Π_t π_θ₀(a_t | o_t) / q_{v_t}(a_t | o_t) computed in log space (`trajectoryImportanceWeights`,
+ * the same code as FTW's weighted elite counts) against θ₀, the current policy before this update, and
+ * frozen across PPO's epochs. Exactly what is weighted:
+ *
+ * - `reinforce`: L = −(1/E) Σ_e w̄_e (G_e − b_e) Σ_t log π(a_t | o_t), the per-row weights w̄_e / E.
+ * - `grpo`: L = −(1/E) Σ_e w̄_e (1/L_e) Σ_t min(ρ_t A_e, clip(ρ_t, 1 ± ε) A_e) with
+ *   ρ_t = π(a_t|o_t) / π_θ₀(a_t|o_t).
+ * - `ppo`: L = −(1/S) Σ_e w̄_e Σ_{t ∈ e} min(ρ_t A_t, clip(ρ_t, 1 ± ε) A_t), the same ρ_t = π / π_θ₀.
+ *
+ * Choice for GRPO and PPO (decoupled PPO, J. Hilton et al. 2022, "Batch size-invariance for policy
+ * optimization", Eq. 3): with weights, the ratio's denominator becomes the policy before the update θ₀
+ * (frozen across the epochs) instead of the behaviour q. Their ratio π/q already corrects the behaviour
+ * step by step, so weighting it by w̄ would count the correction twice (a one-step episode would get
+ * w̄·w ≈ w²). Split this way, w̄ corrects from the actors' versions to θ₀ (the staleness, truncated at
+ * c), and the clipped ratio is only PPO's trust region around θ₀, the policy the update starts from;
+ * at θ₀ the gradient is the w̄-weighted policy gradient. Without `truncation` nothing changes: the ratio
+ * is against q and every weight is 1. The running-mean baselines b_e and GRPO's group statistics are not
+ * weighted (they centre the returns; any b independent of the episode's actions keeps the estimator
+ * unbiased). The weighted estimators are the truncated importance-sampling estimators of the policy
+ * gradient at θ₀: biased toward the behaviour policies when c binds, with variance bounded by c.
+ *
  * References: R. J. Williams (1992), "Simple statistical gradient-following algorithms"; Z. Shao et al.
  * (2024), "DeepSeekMath" (GRPO); J. Schulman et al. (2017), "Proximal Policy Optimization Algorithms",
- * Eq. 7.
+ * Eq. 7; J. Hilton, K. Cobbe, J. Schulman (2022), "Batch size-invariance for policy optimization";
+ * L. Espeholt et al. (2018), "IMPALA" (truncated importance weights).
  */
 export class BaselineUpdater implements Updater {
   readonly #config: TrainConfig;
@@ -41,16 +67,30 @@ export class BaselineUpdater implements Updater {
   #baseline = new Float64Array(16);
   #seen = new Uint8Array(16);
   #grad = new Float64Array(0);
+  readonly #truncation: number | null;
 
   /**
    * @param config - the resolved configuration (`method` is `reinforce`, `grpo` or `ppo`)
    * @param policy - the policy to update
    * @param optimizer - the optimiser on `policy.parameters`
+   * @param options - `truncation`: weight each episode by min(w(τ), c) with this c (see above); omitted,
+   *   no weights
+   * @throws RangeError if `truncation` is given and not a finite number > 0
    */
-  constructor(config: TrainConfig, policy: Policy, optimizer: Optimizer) {
+  constructor(
+    config: TrainConfig,
+    policy: Policy,
+    optimizer: Optimizer,
+    options: { readonly truncation?: number | undefined } = {},
+  ) {
+    const c = options.truncation;
+    if (c !== undefined && !(typeof c === 'number' && c > 0 && Number.isFinite(c))) {
+      throw new RangeError(`options.truncation must be a finite number > 0, got ${String(c)}`);
+    }
     this.#config = config;
     this.#policy = policy;
     this.#optimizer = optimizer;
+    this.#truncation = c ?? null;
   }
 
   update(episodes: readonly Episode[], _version: number): UpdateStats {
@@ -65,14 +105,21 @@ export class BaselineUpdater implements Updater {
     const behaviourLogProbs = new Float64Array(rows);
     const returns = new Float64Array(rows);
     const weights = new Float64Array(rows);
+    // With truncation: w̄_e against θ₀ (before any epoch), and log π_θ₀ as the ratio's denominator.
+    const weighted =
+      this.#truncation === null
+        ? null
+        : trajectoryImportanceWeights(policy, E, (e) => episodes[e]!, this.#truncation);
     for (let e = 0, row = 0; e < E; e++) {
       const episode = episodes[e]!;
+      const w = weighted === null ? 1 : weighted.weights.truncatedWeights[e]!;
       for (let t = 0; t < episode.length; t++, row++) {
         observations[row] = episode.observations[t]!;
         selected[row] = episode.actions[t]!;
-        behaviourLogProbs[row] = episode.logProbs[t]!;
+        behaviourLogProbs[row] = weighted === null ? episode.logProbs[t]! : weighted.currentLogProbs[row]!;
         returns[row] = episode.return;
-        weights[row] = config.method === 'grpo' ? 1 / (E * episode.length) : 1 / E;
+        weights[row] =
+          config.method === 'grpo' ? w / (E * episode.length) : config.method === 'ppo' ? w / rows : w / E;
       }
     }
     const perEpisode =
@@ -102,7 +149,9 @@ export class BaselineUpdater implements Updater {
                 behaviourLogProbs,
                 advantages,
                 clip: config.clip,
-                ...(config.method === 'grpo' ? { weights, normalize: 'sum' as const } : {}),
+                ...(config.method === 'grpo' || weighted !== null
+                  ? { weights, normalize: 'sum' as const }
+                  : {}),
               },
               out,
             );
