@@ -1,25 +1,34 @@
 import { Command, CommanderError } from 'commander';
-import { compareCommand } from '../commands/compare-command.js';
-import { datasetCommand } from '../commands/dataset-command.js';
-import { occupancyCommand } from '../commands/occupancy-command.js';
-import { reproduceCommand } from '../commands/reproduce-command.js';
-import { trainCommand } from '../commands/train-command.js';
-import { viewCommand } from '../commands/view-command.js';
 import { UsageError } from './usage-error.js';
 
 /** Exit codes of the `ftw` CLI. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 /**
+ * Every command of `ftw`, in the order of the help, each loaded on demand: a command imports only what it
+ * uses (`ftw train` never loads Redis, Zod or the dataset reader), so start-up does not grow with the CLI.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  reproduce: async () => (await import('../commands/reproduce-command.js')).reproduceCommand(),
+  train: async () => (await import('../commands/train-command.js')).trainCommand(),
+  occupancy: async () => (await import('../commands/occupancy-command.js')).occupancyCommand(),
+  compare: async () => (await import('../commands/compare-command.js')).compareCommand(),
+  view: async () => (await import('../commands/view-command.js')).viewCommand(),
+  dataset: async () => (await import('../commands/dataset-command.js')).datasetCommand(),
+};
+
+/**
  * Builds the `ftw` program with its commands.
  *
+ * @param only - the name of the one command to load (the one being run); every command when omitted or
+ *   unknown (for the help, or the error that lists the commands)
  * @returns the commander program (errors are thrown, not turned into `process.exit`)
  * @example
  * ```ts
- * await createProgram().parseAsync(['node', 'ftw', 'occupancy', '--quiet']); // writes runs/occupancy/
+ * await (await createProgram('occupancy')).parseAsync(['node', 'ftw', 'occupancy', '--quiet']); // writes runs/occupancy/
  * ```
  */
-export function createProgram(): Command {
+export async function createProgram(only?: string): Promise<Command> {
   const program = new Command('ftw')
     .description('Follow the Winners (FTW): reproduce, train, draw Figure 1 and compare with baselines')
     .showHelpAfterError('(run with --help for usage)')
@@ -28,12 +37,10 @@ export function createProgram(): Command {
       writeOut: (text) => process.stdout.write(text),
       writeErr: (text) => process.stderr.write(text),
     });
-  program.addCommand(reproduceCommand());
-  program.addCommand(trainCommand());
-  program.addCommand(occupancyCommand());
-  program.addCommand(compareCommand());
-  program.addCommand(viewCommand());
-  program.addCommand(datasetCommand());
+  const names = only !== undefined && Object.hasOwn(COMMANDS, only) ? [only] : Object.keys(COMMANDS);
+  for (const command of await Promise.all(names.map((name) => COMMANDS[name]!()))) {
+    program.addCommand(command);
+  }
   for (const command of program.commands) {
     command
       .exitOverride()
@@ -57,7 +64,7 @@ export function createProgram(): Command {
  * ```
  */
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = createProgram();
+  const program = await createProgram(argv[2]);
   try {
     if (argv.length <= 2) {
       program.outputHelp({ error: true });

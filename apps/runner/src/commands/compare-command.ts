@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { asyncComparisonResult, runAsyncComparison } from '../async/compare-async.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress, type Progress } from '../cli/progress.js';
 import { UsageError } from '../cli/usage-error.js';
@@ -12,7 +11,6 @@ import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
 import { executeRun } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
-import { compareSokoban } from '../sokoban/compare-sokoban.js';
 import { SOKOBAN_SCENARIO, SOKOBAN_STEPS } from '../sokoban/sokoban-scenario.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment } from '../train/describe-config.js';
@@ -205,6 +203,7 @@ export function compareCommand(): Command {
     if (seeds.length < 2)
       throw new UsageError(`--seeds must list at least 2 seeds for intervals, got ${seeds.length}`);
     if (o['scenario'] === 'sokoban') {
+      const { compareSokoban } = await import('../sokoban/compare-sokoban.js');
       const output = readOutputOptions(command);
       await executeRun(output, 'compare', async () => {
         const perRun = Math.ceil(SOKOBAN_STEPS / (SOKOBAN_SCENARIO.base.rollouts * 15));
@@ -227,6 +226,8 @@ export function compareCommand(): Command {
       for (const flag of ['optimizer', 'lr'] as const) {
         if (o[flag] !== undefined) throw new UsageError(`--${flag} does not apply to --scenario async`);
       }
+      // Loaded only for this scenario: it brings the Redis client.
+      const { asyncComparisonResult, runAsyncComparison } = await import('../async/compare-async.js');
       const output = readOutputOptions(command);
       await executeRun(output, 'compare', async () => {
         const progress = createProgress({

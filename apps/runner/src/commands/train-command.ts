@@ -1,7 +1,5 @@
 import { Command } from 'commander';
 import { ASYNC_OPTIONS, resolveAsyncOptions } from '../async/async-options.js';
-import { asyncRunResult, runAsyncTraining } from '../async/async-training-run.js';
-import { ACTOR_VARIABLE, runActor } from '../async/redis-actor.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress } from '../cli/progress.js';
 import { addOptions, collectOptions } from '../config/option-spec.js';
@@ -11,6 +9,13 @@ import { formatInterval } from '../report/format-interval.js';
 import { executeRun } from '../run/write-run.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
 import { runTraining, seedTable, trainingArtifacts } from './training-run.js';
+
+/**
+ * The variable that makes this process an actor of an asynchronous run (`ACTOR_VARIABLE` of
+ * `../async/redis-actor.js`, whose type pins the same literal). Written out here so that a plain run does
+ * not load the actor's module, and with it the Redis client.
+ */
+const ACTOR_VARIABLE: typeof import('../async/redis-actor.js').ACTOR_VARIABLE = 'FTW_ASYNC_ACTOR';
 
 /**
  * `ftw train`: any configuration, from flags or a JSON file (`--config`; flags override it), one run per
@@ -36,13 +41,18 @@ export function trainCommand(): Command {
   );
   command.action(async () => {
     const actorTask = process.env[ACTOR_VARIABLE];
-    if (actorTask !== undefined) return runActor(JSON.parse(actorTask));
+    if (actorTask !== undefined) {
+      const { runActor } = await import('../async/redis-actor.js');
+      return runActor(JSON.parse(actorTask));
+    }
     const path = command.opts<{ config?: string }>().config;
     const file = path === undefined ? undefined : readConfigFile(path);
     const config = resolveTrainConfig(collectOptions(TRAIN_OPTIONS, command, file));
     const output = readOutputOptions(command);
     const asynchronous = resolveAsyncOptions(collectOptions(ASYNC_OPTIONS, command), config);
     if (asynchronous !== null) {
+      // Loaded only for an asynchronous run: it brings the Redis client.
+      const { asyncRunResult, runAsyncTraining } = await import('../async/async-training-run.js');
       await executeRun(output, 'train', async () => {
         const progress = createProgress({
           label: 'train',
