@@ -54,9 +54,17 @@ describe('resolveAsyncOptions', () => {
     );
     expect(() => read(['--is', 'truncate:Infinity'], 'grpo')).toThrow(/--is must be a finite number > 0/);
     expect(() => read(['--horizon', '0'])).toThrow(/--horizon/);
-    expect(() => read(['--actors', '2', '--lag', '1'], 'ftw', 'sokoban')).toThrow(
-      /--env sokoban runs asynchronously only as one simulated actor/,
-    );
+    // Sokoban: simulated actors share one observation registry; actor processes would not.
+    expect(read(['--actors', '4', '--lag', '1'], 'ftw', 'sokoban')).toMatchObject({ actors: 4, redis: null });
     expect(read(['--lag', '3', '--hot-load', 'step'], 'ftw', 'sokoban')?.lag).toBe(3);
+    expect(() => read(['--actors', '2'], 'ftw', 'sokoban')).toThrow(
+      /--env sokoban runs asynchronously in the simulation only \(--lag, any --actors\), not with --redis private: .* add --lag 0\)/,
+    );
+    expect(() => read(['--redis', 'redis://127.0.0.1:6379'], 'ftw', 'sokoban')).toThrow(
+      /not with --redis redis:\/\/127.0.0.1:6379/,
+    );
+    expect(() => read(['--lag', '0', '--horizon', '2'], 'ftw', 'sokoban')).toThrow(
+      /--horizon applies to bandits only, got --horizon 2 with --env sokoban/,
+    );
   });
 });

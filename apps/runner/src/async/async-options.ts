@@ -89,8 +89,8 @@ export const ASYNC_OPTIONS: readonly OptionSpec[] = [
  * its synchronous loop unchanged.
  *
  * @param raw - raw values by key (see `collectOptions`)
- * @param config - the training configuration's method and environment (Sokoban runs with one simulated actor only: its observation ids are local to each
- *   environment instance, so actors with their own instances cannot share one policy's features)
+ * @param config - the training configuration's method and environment (Sokoban runs in the simulation only, where the actors share one
+ *   observation registry; actor processes over Redis would each number positions themselves)
  * @returns the options, or null
  * @throws UsageError naming the flag, the value and what is allowed
  */
@@ -133,10 +133,13 @@ export function resolveAsyncOptions(
     is = { kind: 'truncate', cap: readNumber(match[1], o('is').label, { min: 0, exclusiveMin: true }) };
   }
   const horizon = readInteger(o('horizon').value, o('horizon').label, { min: 1, max: 10_000 });
-  if (config.environment.kind === 'sokoban' && (actors > 1 || redis !== null || horizon > 1)) {
+  if (config.environment.kind === 'sokoban' && redis !== null) {
     throw new UsageError(
-      '--env sokoban runs asynchronously only as one simulated actor (no --redis, --horizon 1): its observation ids are local to each environment instance',
+      `--env sokoban runs asynchronously in the simulation only (--lag, any --actors), not with --redis ${redis}: each actor process would number Sokoban positions itself, so the learner could not match their ids (for several simulated actors add --lag 0)`,
     );
+  }
+  if (config.environment.kind === 'sokoban' && horizon > 1) {
+    throw new UsageError(`--horizon applies to bandits only, got --horizon ${horizon} with --env sokoban`);
   }
   return { actors, redis, lag, hotLoad, is, horizon };
 }

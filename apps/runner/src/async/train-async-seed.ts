@@ -1,5 +1,7 @@
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
+import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
+import { SokobanObservations } from '../sokoban/sokoban-observations.js';
 import { ActionDistribution } from '../train/action-distribution.js';
 import { BaselineUpdater } from '../train/baseline-updater.js';
 import { createEnvironment } from '../train/create-environment.js';
@@ -71,16 +73,27 @@ interface Actor {
 export const actorEnvironmentSeed = (seed: number, actor: number): number => seed + actor * 1_000_003;
 
 /**
- * Builds the environment of an asynchronous run: the configured bandit, repeated `horizon` times per
- * episode when `horizon > 1`.
+ * Builds the environment of an asynchronous run: the configured environment, a bandit repeated `horizon`
+ * times per episode when `horizon > 1`. Sokoban environments take their observation ids from
+ * `observations` when given, so that the actors of one run share one numbering.
  *
  * @param config - the configuration
  * @param options - the asynchronous options (horizon)
  * @param seed - the environment's seed
+ * @param observations - with `--env sokoban`, the id registry shared by the run's actors (omitted: the
+ *   environment's own)
  * @returns the environment
  */
-export function asyncEnvironment(config: TrainConfig, options: AsyncOptions, seed: number): EpisodeEnv {
-  const inner = createEnvironment(config.environment, seed);
+export function asyncEnvironment(
+  config: TrainConfig,
+  options: AsyncOptions,
+  seed: number,
+  observations?: SokobanObservations,
+): EpisodeEnv {
+  const inner =
+    config.environment.kind === 'sokoban'
+      ? new SokobanEpisodeEnv(config.environment, seed, observations)
+      : createEnvironment(config.environment, seed);
   return options.horizon === 1 ? inner : new RepeatedEpisodeEnv(inner, options.horizon);
 }
 
@@ -94,7 +107,10 @@ export function asyncEnvironment(config: TrainConfig, options: AsyncOptions, see
  * behaviour log-probability under the version that took it.
  *
  * Randomness: one uniform per step from the seed's policy stream, actors in turn; actor a's environment
- * has seed `seed + a·1000003`; selection from the selection stream. Same seed, same run, bit for bit;
+ * has seed `seed + a·1000003`; selection from the selection stream. With `--env sokoban` the actors'
+ * environments share one {@link SokobanObservations} registry created for the seed, so ids are numbered
+ * in the order the actors (stepping in turn) first meet positions, and the learner's policy reads the
+ * same features for an id whichever actor produced it. Same seed, same run, bit for bit;
  * with one actor, lag 0 and horizon 1 it is exactly `ftw train`'s loop (a test checks it).
  *
  * @param config - the resolved configuration
@@ -110,8 +126,10 @@ export function trainAsyncSeed(
   onIteration?: () => void,
 ): AsyncSeedResult {
   const streams = seededStreams(seed);
+  // Sokoban: one id registry for all actors of this seed, so every actor's ids mean the same positions.
+  const observations = config.environment.kind === 'sokoban' ? new SokobanObservations() : undefined;
   const actors: Actor[] = Array.from({ length: options.actors }, (_, a) => ({
-    env: asyncEnvironment(config, options, actorEnvironmentSeed(streams.environment, a)),
+    env: asyncEnvironment(config, options, actorEnvironmentSeed(streams.environment, a), observations),
     observation: 0,
     length: 0,
     version: 0,

@@ -12,6 +12,7 @@ import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
 import { SokobanEpisodeEnv } from './sokoban-episode-env.js';
 import { FEATURE_COUNT } from './sokoban-features.js';
 import { SokobanLinearPolicy } from './sokoban-linear-policy.js';
+import { SokobanObservations } from './sokoban-observations.js';
 import { SOKOBAN_SCENARIO } from './sokoban-scenario.js';
 
 const SMALL: SokobanEnvironmentConfig = {
@@ -70,6 +71,43 @@ describe('SokobanEpisodeEnv', () => {
     expect(score).toBeGreaterThanOrEqual(0);
     expect(score).toBeLessThanOrEqual(1);
     expect(details?.['heldOutSuccess']).toBeGreaterThanOrEqual(0);
+  });
+
+  it('shares one numbering between environments given one registry: one id per position, whichever actor met it', () => {
+    // Actors A and B (seeds 1 and 2) step in turn on one registry; A' and B' replay them alone, each on
+    // its own registry. Every id of B must carry the features of B's own position (an id local to B
+    // would index A's positions), the ids must map one-to-one onto each actor's own numbering, and a
+    // position both actors met must have one id.
+    const shared = new SokobanObservations();
+    const pairs = [1, 2].map((seed) => ({
+      together: new SokobanEpisodeEnv(SMALL, seed, shared),
+      alone: new SokobanEpisodeEnv(SMALL, seed),
+      ids: new Map<number, number>(),
+    }));
+    const row = (data: Float32Array, id: number) =>
+      Array.from(data.subarray(id * FEATURE_COUNT, (id + 1) * FEATURE_COUNT));
+    const record = (p: (typeof pairs)[number], id: number, own: number) => {
+      expect(p.ids.get(id) ?? own).toBe(own);
+      p.ids.set(id, own);
+      expect(row(p.together.featureData, id)).toEqual(row(p.alone.featureData, own));
+    };
+    for (const p of pairs) record(p, p.together.reset(), p.alone.reset());
+    for (let t = 0; t < 300; t++) {
+      for (const p of pairs) {
+        const action = (t * 7 + (p === pairs[0] ? 0 : 3)) % 4;
+        const a = p.together.step(action);
+        const b = p.alone.step(action);
+        expect(a.terminated || a.truncated).toBe(b.terminated || b.truncated);
+        if (a.terminated || a.truncated) record(p, p.together.reset(), p.alone.reset());
+        else record(p, a.observation, b.observation);
+      }
+    }
+    const [a, b] = pairs as [(typeof pairs)[0], (typeof pairs)[0]];
+    for (const p of pairs) expect(new Set(p.ids.values()).size).toBe(p.ids.size); // one-to-one
+    const both = [...a.ids.keys()].filter((id) => b.ids.has(id)).length;
+    expect(both).toBeGreaterThan(0);
+    expect(shared.count).toBe(a.ids.size + b.ids.size - both);
+    expect(a.together.observationCount).toBe(shared.count);
   });
 
   it('subtracts the length tie-break from every reward', () => {

@@ -3,6 +3,7 @@ import type { EnvironmentStep, EpisodeEnv, Evaluation } from '../train/episode-e
 import type { Policy } from '../train/policy.js';
 import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
 import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
+import { SokobanObservations } from './sokoban-observations.js';
 
 /** A policy that can act on features directly (the linear policy), for positions without an id. */
 export interface FeaturePolicy extends Policy {
@@ -23,8 +24,10 @@ function isFeaturePolicy(policy: Policy): policy is FeaturePolicy {
  * drawn uniformly from the run's own seeded stream, until it is solved (terminated) or `maxSteps` steps
  * have passed (truncated).
  *
- * Observation ids number the (level, position) pairs met in training, densely in order of discovery;
- * `features(id)` gives a position's egocentric features for a linear policy (kept per id, 4 bytes each).
+ * Observation ids number the (level, position) pairs met in training, densely in order of discovery, in
+ * a {@link SokobanObservations} registry: the environment's own, or one shared by several environments
+ * (the simulated actors of an asynchronous run) so that their ids agree; `featureData` gives each id's
+ * egocentric features for a linear policy (4 bytes each).
  * Evaluation plays every training and held-out level once with the greedy policy (the most probable
  * action, lowest index among ties; a tabular policy is uniform, so acts Up, on positions never trained
  * on): the score is the share of training levels solved, `heldOutSuccess` that of held-out levels.
@@ -49,8 +52,7 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   readonly #env: SokobanEnv;
   readonly #evalEnv: SokobanEnv;
   readonly #uniform: () => number;
-  readonly #ids = new Map<string, number>();
-  #features = new Float32Array(64 * FEATURE_COUNT);
+  readonly #observations: SokobanObservations;
   #level = 0;
   readonly #step = { observation: 0, reward: 0, terminated: false, truncated: false };
   readonly #scratch = new Float64Array(FEATURE_COUNT);
@@ -59,10 +61,17 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   /**
    * @param config - the resolved Sokoban configuration
    * @param seed - the run's environment seed (level choice per episode)
+   * @param observations - the id registry: omitted, the environment's own; shared, only with
+   *   environments of the same level set (same configuration)
    * @throws SokobanError `GENERATION_FAILED` when the level set cannot be generated
    */
-  constructor(config: SokobanEnvironmentConfig, seed: number) {
+  constructor(
+    config: SokobanEnvironmentConfig,
+    seed: number,
+    observations: SokobanObservations = new SokobanObservations(),
+  ) {
     this.#config = config;
+    this.#observations = observations;
     const levelStream = seededUniform(config.levelSeed);
     const options = {
       width: config.size,
@@ -83,12 +92,12 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   }
 
   get observationCount(): number {
-    return this.#ids.size;
+    return this.#observations.count;
   }
 
   /** Bytes held per known position for features (reported beside the policy's memory). */
   get featureBytes(): number {
-    return this.#features.byteLength;
+    return this.#observations.featureBytes;
   }
 
   reset(): number {
@@ -118,7 +127,7 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
 
   /** The features of every id, {@link FEATURE_COUNT} per id, row-major (replaced when it grows). */
   get featureData(): Float32Array {
-    return this.#features;
+    return this.#observations.featureData;
   }
 
   /**
@@ -143,7 +152,7 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
           sokobanFeatures(observation.grid, observation.width, observation.height, this.#scratch);
           policy.logitsOfFeatures(this.#scratch, logits);
         } else {
-          const id = training ? this.#ids.get(`${index}|${observation.key}`) : undefined;
+          const id = training ? this.#observations.find(index, observation.key) : undefined;
           if (id === undefined) logits.fill(0);
           else policy.logits(id, logits, 0, policy.parameters);
         }
@@ -159,17 +168,6 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   }
 
   #idOf(key: string, grid: Uint8Array, width: number, height: number): number {
-    const name = `${this.#level}|${key}`;
-    const known = this.#ids.get(name);
-    if (known !== undefined) return known;
-    const id = this.#ids.size;
-    this.#ids.set(name, id);
-    if ((id + 1) * FEATURE_COUNT > this.#features.length) {
-      const grown = new Float32Array(2 * this.#features.length);
-      grown.set(this.#features);
-      this.#features = grown;
-    }
-    sokobanFeatures(grid, width, height, this.#features, id * FEATURE_COUNT);
-    return id;
+    return this.#observations.idOf(this.#level, key, grid, width, height);
   }
 }

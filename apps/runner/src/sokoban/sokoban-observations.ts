@@ -1,0 +1,77 @@
+import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
+
+/**
+ * The observation ids of Sokoban training positions and their features: ids number the (training level,
+ * position) pairs densely in order of discovery, and each id's {@link FEATURE_COUNT} egocentric features
+ * are kept (4 bytes each) for a linear policy.
+ *
+ * One registry may be shared by several `SokobanEpisodeEnv`s of the same level set (same `levelSeed`,
+ * so training level i is the same level in each): the simulated actors of one asynchronous run hand the
+ * learner ids from one numbering, so a position reached by two actors has one id, and the policy's
+ * features of an id are the same whichever actor met it first. With actors stepping in a fixed order
+ * the numbering is as reproducible as the run.
+ *
+ * @example
+ * ```ts
+ * const { grid } = parseLevel('######\n#@ $.#\n######');
+ * const ids = new SokobanObservations();
+ * ids.idOf(0, 'a', grid, 6, 3); // 0 (new)
+ * ids.idOf(1, 'a', grid, 6, 3); // 1 (same position key, another level)
+ * ids.idOf(0, 'a', grid, 6, 3); // 0 (known)
+ * ids.count; // 2
+ * ids.featureData[FEATURE_COUNT - 1]; // 1 (id 0's bias feature)
+ * ```
+ */
+export class SokobanObservations {
+  readonly #ids = new Map<string, number>();
+  #features = new Float32Array(64 * FEATURE_COUNT);
+
+  /** Ids handed out so far (ids are 0 … count − 1). */
+  get count(): number {
+    return this.#ids.size;
+  }
+
+  /** The features of every id, {@link FEATURE_COUNT} per id, row-major (replaced when it grows). */
+  get featureData(): Float32Array {
+    return this.#features;
+  }
+
+  /** Bytes held for features. */
+  get featureBytes(): number {
+    return this.#features.byteLength;
+  }
+
+  /**
+   * @param level - the training level's index
+   * @param key - the position's key (`SokobanEnv`'s observation key)
+   * @returns the id of a known position, or undefined (never creates one)
+   */
+  find(level: number, key: string): number | undefined {
+    return this.#ids.get(`${level}|${key}`);
+  }
+
+  /**
+   * The id of a training position, created (with its features) when first met.
+   *
+   * @param level - the training level's index
+   * @param key - the position's key
+   * @param grid - the position's grid, for its features
+   * @param width - grid width
+   * @param height - grid height
+   * @returns the id
+   */
+  idOf(level: number, key: string, grid: Uint8Array, width: number, height: number): number {
+    const name = `${level}|${key}`;
+    const known = this.#ids.get(name);
+    if (known !== undefined) return known;
+    const id = this.#ids.size;
+    this.#ids.set(name, id);
+    if ((id + 1) * FEATURE_COUNT > this.#features.length) {
+      const grown = new Float32Array(2 * this.#features.length);
+      grown.set(this.#features);
+      this.#features = grown;
+    }
+    sokobanFeatures(grid, width, height, this.#features, id * FEATURE_COUNT);
+    return id;
+  }
+}
