@@ -1,7 +1,7 @@
-// Module hooks that let a plain `node` child process run this package's TypeScript source without a
+// Module hooks that let a plain `node` child process run a package's TypeScript source without a
 // build: `.js` specifiers fall back to the `.ts` file beside them, and `.ts` files are transpiled with
 // TypeScript's transpileModule (types erased, nothing checked). Test helper only; registered by
-// `register-ts.mjs`.
+// each package's `test/register-ts.mjs` (one copy for the whole repository).
 import { readFile } from 'node:fs/promises';
 import ts from 'typescript';
 
