@@ -5,6 +5,7 @@ import { formatInterval } from '../report/format-interval.js';
 import { markdownTable } from '../report/markdown-table.js';
 import type { RunResult } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
+import { SOKOBAN_LEVELS } from '../sokoban/sokoban-scenario.js';
 import type { MeanInterval } from '../stats/mean-interval.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
 import type { AsyncOptions } from './async-options.js';
@@ -12,14 +13,44 @@ import { type AsyncOutcome, type AsyncSummary, summarizeAsync } from './async-tr
 import { type ActorLauncher, cliLauncher, redisForRun, trainRedisSeed } from './redis-training.js';
 import { trainAsyncSeed } from './train-async-seed.js';
 
+/** Environment steps per variant and seed of the asynchronous comparison on Sokoban. */
+export const ASYNC_STEPS = 8000;
+
 /**
- * The environment and budget of `ftw compare --scenario async`: the contextual bandit (two tasks, three
- * arms) made multi-step by four decisions per episode, FTW with Adam, 4 simulated actors and 3 episodes
- * per iteration (so one actor's episode is always in flight across an update), hot-loading per step.
- * Every variant spends the same environment steps: iterations × rollouts × horizon in completed episodes
- * plus the steps of the episodes still in flight at the end (fewer than actors × horizon).
+ * The environment and budget of `ftw compare --scenario async`'s simulated variants: Sokoban (the levels
+ * of `ftw compare --scenario sokoban`: 6 × 6, one box, 10 training and 10 held-out levels, episodes of at
+ * most 30 steps, binary reward), a linear policy over egocentric features, FTW (K = 1, C = 5, N = 128,
+ * J = 4, β = 0.05) with Adam 0.05; 4 simulated actors sharing one observation registry, 3 episodes per
+ * iteration (so at least one actor's episode is in flight across every update), hot-loading per step.
+ * Every variant stops at the first iteration that reaches {@link ASYNC_STEPS} environment steps (matched
+ * steps; the overshoot is below actors × 30 steps).
  */
 export const ASYNC_SCENARIO_BASE: TrainConfig = {
+  ...REPRODUCE_CONFIG,
+  environment: SOKOBAN_LEVELS,
+  policy: 'linear',
+  optimizer: 'adam',
+  lr: 0.05,
+  iterations: 1_000_000,
+  rollouts: 3,
+  maxSamples: ASYNC_STEPS,
+};
+
+const SIMULATED: AsyncOptions = {
+  actors: 4,
+  redis: null,
+  lag: 0,
+  hotLoad: 'step',
+  is: { kind: 'none' },
+  horizon: 1,
+};
+
+/**
+ * The environment of the real actor processes over Redis (throughput): the contextual bandit (two tasks,
+ * three arms) made multi-step by four decisions per episode, FTW with Adam, 3 episodes per iteration,
+ * 200 iterations. Not Sokoban: actor processes would each number Sokoban positions themselves (refused).
+ */
+export const ASYNC_REDIS_BASE: TrainConfig = {
   ...REPRODUCE_CONFIG,
   environment: {
     kind: 'contextual',
@@ -31,18 +62,22 @@ export const ASYNC_SCENARIO_BASE: TrainConfig = {
   },
   optimizer: 'adam',
   lr: 0.05,
-  iterations: 150,
+  iterations: 200,
   rollouts: 3,
 };
 
-const SIMULATED: AsyncOptions = {
-  actors: 4,
-  redis: null,
-  lag: 0,
-  hotLoad: 'step',
-  is: { kind: 'none' },
-  horizon: 4,
-};
+/** The Redis runs' options: hot-loading per step, 4 decisions per episode. */
+const REDIS_OPTIONS: AsyncOptions = { ...SIMULATED, horizon: 4 };
+
+/**
+ * Progress ticks of the comparison (one per learner iteration, estimated from 15 steps per episode).
+ *
+ * @param seeds - number of seeds
+ * @param steps - environment steps per run
+ * @returns the estimated number of iterations over all variants and seeds
+ */
+export const asyncProgressTotal = (seeds: number, steps = ASYNC_STEPS): number =>
+  9 * seeds * Math.ceil(steps / (ASYNC_SCENARIO_BASE.rollouts * 15));
 
 /** One variant of the comparison. */
 export interface AsyncVariant {
@@ -57,12 +92,13 @@ export interface AsyncVariant {
  * importance weights min(w, 1).
  *
  * @param seeds - the seeds of every variant
+ * @param steps - environment steps per run (`maxSamples`)
  * @returns the variants
  */
-export function asyncVariants(seeds: readonly number[]): AsyncVariant[] {
+export function asyncVariants(seeds: readonly number[], steps = ASYNC_STEPS): AsyncVariant[] {
   const variants: AsyncVariant[] = [];
   for (const lag of [0, 4, 16]) {
-    const config = { ...ASYNC_SCENARIO_BASE, seeds };
+    const config = { ...ASYNC_SCENARIO_BASE, seeds, maxSamples: steps };
     const options = { ...SIMULATED, lag };
     variants.push({ label: `lag ${lag}`, config, options });
     variants.push({
@@ -83,6 +119,7 @@ export function asyncVariants(seeds: readonly number[]): AsyncVariant[] {
 export interface ActorThroughput {
   readonly actors: number;
   readonly stepsPerSecond: number;
+  /** The bandit's P(optimal action) at the end of the run. */
   readonly finalOptimalProbability: number;
   readonly versionSpread: number;
 }
@@ -99,13 +136,15 @@ export interface AsyncComparison {
 }
 
 /**
- * Runs the simulated variants on the given seeds, then real actor processes (1, 2 and 4) over a Redis
- * (`redis`, or a private `redis-server`; when none is installed the reason is reported instead).
+ * Runs the simulated variants on Sokoban on the given seeds, then real actor processes (1, 2 and 4) on
+ * the multi-step contextual bandit over a Redis (`redis`, or a private `redis-server`; when none is
+ * installed the reason is reported instead).
  *
  * @param seeds - seeds (≥ 10 for the README figures)
  * @param redis - a Redis URL or `private`
  * @param progress - advanced per iteration
  * @param launch - how actor processes start
+ * @param steps - environment steps per simulated run (tests use fewer)
  * @returns the comparison
  */
 export async function runAsyncComparison(
@@ -113,9 +152,10 @@ export async function runAsyncComparison(
   redis: string,
   progress?: Progress,
   launch: ActorLauncher = cliLauncher,
+  steps = ASYNC_STEPS,
 ): Promise<AsyncComparison> {
   const variants: AsyncComparison['variants'][number][] = [];
-  for (const variant of asyncVariants(seeds)) {
+  for (const variant of asyncVariants(seeds, steps)) {
     const results = [];
     for (const seed of seeds) {
       results.push(
@@ -139,8 +179,8 @@ export async function runAsyncComparison(
     throughput = [];
     try {
       for (const actors of [1, 2, 4]) {
-        const config = { ...ASYNC_SCENARIO_BASE, iterations: 200, seeds: [0] };
-        const result = await trainRedisSeed(config, { ...SIMULATED, actors, redis }, 0, url, launch);
+        const config = { ...ASYNC_REDIS_BASE, seeds: [0] };
+        const result = await trainRedisSeed(config, { ...REDIS_OPTIONS, actors, redis }, 0, url, launch);
         throughput.push({
           actors,
           stepsPerSecond: result.stepsPerSecond,
@@ -168,7 +208,8 @@ export function asyncComparisonResult(comparison: AsyncComparison): RunResult {
   const table = markdownTable(
     [
       'variant',
-      'final P(optimal)',
+      'final training success',
+      'environment steps',
       'selected staleness',
       'log w(τ) selected',
       'ESS / selected',
@@ -177,12 +218,13 @@ export function asyncComparisonResult(comparison: AsyncComparison): RunResult {
     comparison.variants.map(({ variant, summary }) => [
       variant.label,
       f(summary.finalOptimalProbability, 3),
+      f(summary.environmentSteps, 0),
       f(summary.selectionStaleness, 1),
       f(summary.logWeightMean, 3),
       f(summary.essShare, 3),
       f(summary.versionSpread, 2),
     ]),
-    ['l', 'r', 'r', 'r', 'r', 'r'],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
   );
   const redis =
     typeof comparison.redis === 'string'
@@ -199,17 +241,19 @@ export function asyncComparisonResult(comparison: AsyncComparison): RunResult {
         );
   const base = ASYNC_SCENARIO_BASE;
   const seeds = comparison.variants[0]?.outcome.results.length ?? 0;
+  const steps = comparison.variants[0]?.variant.config.maxSamples ?? ASYNC_STEPS;
   const intro = [
-    `${describeEnvironment(base.environment)}, 4 decisions per episode; ${describeMethod(base)}`,
-    `4 simulated actors, hot-load per step; every variant: ${base.iterations} × ${base.rollouts} episodes × 4 steps = ${base.iterations * base.rollouts * 4} environment steps (+ the same few of unfinished episodes); ${seeds} seeds; mean ± 95% CI`,
+    `${describeEnvironment(base.environment)}; linear policy over egocentric features; ${describeMethod(base)}`,
+    `4 simulated actors sharing one observation registry, ${base.rollouts} episodes per iteration, hot-load per step; every variant runs to ${steps} environment steps (matched; the first iteration that reaches them ends the run); ${seeds} seeds; mean ± 95% CI`,
   ];
+  const redisIntro = `real actors over Redis (${describeEnvironment(ASYNC_REDIS_BASE.environment)}, 4 decisions per episode; 1 seed, ${ASYNC_REDIS_BASE.iterations} iterations):`;
   const text = [
     'ftw compare --scenario async',
     ...intro.map((l) => `  ${l}`),
     '',
     table.trimEnd(),
     '',
-    'real actors over Redis (1 seed, 200 iterations):',
+    redisIntro,
     redis.trimEnd(),
     '',
   ];
@@ -218,6 +262,7 @@ export function asyncComparisonResult(comparison: AsyncComparison): RunResult {
       config: {
         scenario: 'async',
         base,
+        redisBase: ASYNC_REDIS_BASE,
         variants: comparison.variants.map((v) => ({
           label: v.variant.label,
           config: v.variant.config,
@@ -241,6 +286,8 @@ export function asyncComparisonResult(comparison: AsyncComparison): RunResult {
         table,
         '',
         '## Real actors over Redis',
+        '',
+        redisIntro,
         '',
         redis,
         '',

@@ -227,12 +227,14 @@ export function compareCommand(): Command {
         if (o[flag] !== undefined) throw new UsageError(`--${flag} does not apply to --scenario async`);
       }
       // Loaded only for this scenario: it brings the Redis client.
-      const { asyncComparisonResult, runAsyncComparison } = await import('../async/compare-async.js');
+      const { asyncComparisonResult, asyncProgressTotal, runAsyncComparison } = await import(
+        '../async/compare-async.js'
+      );
       const output = readOutputOptions(command);
       await executeRun(output, 'compare', async () => {
         const progress = createProgress({
           label: 'compare',
-          total: 9 * 150 * seeds.length,
+          total: asyncProgressTotal(seeds.length),
           quiet: output.quiet || output.json,
         });
         const comparison = await runAsyncComparison(seeds, o['redis'] ?? 'private', progress);
