@@ -78,4 +78,50 @@ describe('ftw train, asynchronous', () => {
     expect(summary.mode).toBe('redis');
     expect(summary.stepsPerSecond.mean).toBeGreaterThan(0);
   });
+
+  it('runs Sokoban with several simulated actors, a weighted baseline too, and refuses Sokoban over Redis', () => {
+    const sokoban = [
+      'train',
+      '--env',
+      'sokoban',
+      '--policy',
+      'linear',
+      '--rollouts',
+      '3',
+      '--iterations',
+      '1000000',
+    ];
+    const sim = [
+      '--actors',
+      '3',
+      '--lag',
+      '2',
+      '--hot-load',
+      'step',
+      '--max-samples',
+      '600',
+      '--seeds',
+      '0,1',
+    ];
+    for (const method of ['ftw', 'ppo']) {
+      const r = ftw(
+        ...sokoban,
+        ...sim,
+        '--method',
+        method,
+        '--is',
+        'truncate:1',
+        '--name',
+        `sokoban-${method}`,
+        '--json',
+      );
+      expect(r.status, r.stderr).toBe(0);
+      const summary = JSON.parse(r.stdout) as { mode: string; multiVersionShare: { mean: number } };
+      expect(summary.mode).toBe('simulation');
+      expect(summary.multiVersionShare.mean).toBeGreaterThan(0);
+    }
+    const refused = ftw(...sokoban, '--actors', '2', '--redis', server.url, '--seeds', '0', '--name', 'no');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('--env sokoban runs asynchronously in the simulation only');
+  });
 });
