@@ -1,6 +1,6 @@
 import { type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ASYNC_SCENARIO_BASE } from './compare-async.js';
+import { ASYNC_REDIS_BASE } from './compare-async.js';
 import { trainRedisSeed } from './redis-training.js';
 import { sourceLauncher } from './testing/source-launcher.js';
 
@@ -14,7 +14,7 @@ afterAll(async () => {
 
 describe('trainRedisSeed', () => {
   it('trains with actor processes over Redis, whole multi-step episodes, versions per step', async () => {
-    const config = { ...ASYNC_SCENARIO_BASE, iterations: 25, seeds: [0] };
+    const config = { ...ASYNC_REDIS_BASE, iterations: 25, seeds: [0] };
     const options = {
       actors: 2,
       redis: server!.url,
