@@ -58,11 +58,68 @@ function sameLength(length: number, name: string, steps: number): void {
 }
 
 /**
+ * Where {@link storeTrajectory} put a trajectory's columns, and its scalars. Block layout (8-aligned, from
+ * `offset` in `buffer`): logProbs f64[T], observations f64[T·d], actions i32[T], versions u32[T].
+ * Internal.
+ */
+export interface StoredBlock {
+  buffer: ArrayBuffer;
+  offset: number;
+  length: number;
+  observationSize: number;
+  minVersion: number;
+  maxVersion: number;
+  return: number;
+  metadata: JsonValue | undefined;
+}
+
+// The one record storeTrajectory fills in: its caller reads it before the next call.
+const block: StoredBlock = {
+  buffer: new ArrayBuffer(0),
+  offset: 0,
+  length: 0,
+  observationSize: 0,
+  minVersion: 0,
+  maxVersion: 0,
+  return: 0,
+  metadata: undefined,
+};
+
+/**
+ * The frozen {@link Trajectory} record of a block written by {@link storeTrajectory}: typed-array views
+ * of its columns, and its scalars. Internal.
+ */
+export function blockTrajectory(
+  sequence: number,
+  buffer: ArrayBuffer,
+  offset: number,
+  length: number,
+  observationSize: number,
+  minVersion: number,
+  maxVersion: number,
+  ret: number,
+  metadata: JsonValue | undefined,
+): Trajectory {
+  const floats = 8 * length * (1 + observationSize);
+  return makeTrajectory(
+    sequence,
+    new Int32Array(buffer, offset + floats, length),
+    new Float64Array(buffer, offset, length),
+    new Uint32Array(buffer, offset + floats + 4 * length, length),
+    minVersion,
+    maxVersion,
+    ret,
+    observationSize === 0
+      ? undefined
+      : new Float64Array(buffer, offset + 8 * length, length * observationSize),
+    observationSize,
+    metadata,
+  );
+}
+
+/**
  * Verifies a {@link TrajectoryInput} and copies it into a stored {@link Trajectory} whose columns are
- * views into one block of `arena`. Every field is read once and checked before the block is committed,
- * so a refused input leaves no trace. Internal.
- *
- * Block layout (8-aligned): logProbs f64[T], observations f64[T·d], actions i32[T], versions u32[T].
+ * views into one block of `arena` (see {@link storeTrajectory}). Internal.
  *
  * @param input - what the caller pushed
  * @param sequence - the sequence id to give the record
@@ -71,6 +128,34 @@ function sameLength(length: number, name: string, steps: number): void {
  * @throws TypeError when a field has the wrong type; RangeError when a value is out of its domain
  */
 export function createTrajectory(input: TrajectoryInput, sequence: number, arena: ColumnArena): Trajectory {
+  const b = storeTrajectory(input, arena);
+  return blockTrajectory(
+    sequence,
+    b.buffer,
+    b.offset,
+    b.length,
+    b.observationSize,
+    b.minVersion,
+    b.maxVersion,
+    b.return,
+    b.metadata,
+  );
+}
+
+/**
+ * Verifies a {@link TrajectoryInput} and copies its columns into one block of `arena`, without building
+ * any object for it: the pool keeps the block's place and the scalars, and builds the record on demand
+ * ({@link blockTrajectory}). Every field is read once and checked before the block is committed, so a
+ * refused input leaves no trace. Internal.
+ *
+ * Block layout (8-aligned): logProbs f64[T], observations f64[T·d], actions i32[T], versions u32[T].
+ *
+ * @param input - what the caller pushed
+ * @param arena - where the columns are allocated
+ * @returns the block and the scalars, in a record that the next call overwrites
+ * @throws TypeError when a field has the wrong type; RangeError when a value is out of its domain
+ */
+export function storeTrajectory(input: TrajectoryInput, arena: ColumnArena): StoredBlock {
   if (typeof input !== 'object' || input === null) {
     throw new TypeError(`trajectory must be an object, got ${describeValue(input)}`);
   }
@@ -141,9 +226,8 @@ export function createTrajectory(input: TrajectoryInput, sequence: number, arena
     }
   }
 
-  let observationColumn: Float64Array | undefined;
   if (observations !== undefined) {
-    observationColumn = new Float64Array(buffer, offset + 8 * steps, observationCount);
+    const observationColumn = new Float64Array(buffer, offset + 8 * steps, observationCount);
     for (let i = 0; i < observationCount; i++) {
       const x = observations[i];
       if (typeof x !== 'number' || !Number.isFinite(x)) {
@@ -158,16 +242,13 @@ export function createTrajectory(input: TrajectoryInput, sequence: number, arena
   const storedMetadata = metadata === undefined ? undefined : cloneJsonValue(metadata, 'trajectory.metadata');
   arena.commit();
 
-  return makeTrajectory(
-    sequence,
-    actionColumn,
-    logProbColumn,
-    versionColumn,
-    minVersion,
-    maxVersion,
-    ret,
-    observationColumn,
-    observationCount / steps,
-    storedMetadata,
-  );
+  block.buffer = buffer;
+  block.offset = offset;
+  block.length = steps;
+  block.observationSize = observationCount / steps;
+  block.minVersion = minVersion;
+  block.maxVersion = maxVersion;
+  block.return = ret;
+  block.metadata = storedMetadata;
+  return block;
 }

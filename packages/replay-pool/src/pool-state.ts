@@ -12,5 +12,8 @@ export interface PoolState {
   readonly trajectories: readonly Trajectory[];
 }
 
-/** Largest capacity: slots are allocated up front (24 bytes each), so 2^26 slots take 1.5 GiB. */
+/**
+ * Largest capacity: slots are allocated up front (48 bytes each: the mirrored return, the block's place,
+ * length, observation size, version range and record once built), so 2^26 slots take 3 GiB.
+ */
 export const MAX_CAPACITY = 2 ** 26;

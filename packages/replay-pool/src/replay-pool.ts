@@ -1,9 +1,10 @@
 import { describeValue } from '@ftw/internal';
 import { checkInteger } from './check-integer.js';
 import { ColumnArena } from './column-arena.js';
-import { createTrajectory, MAX_VERSION } from './create-trajectory.js';
+import { blockTrajectory, MAX_VERSION, storeTrajectory } from './create-trajectory.js';
 import { decodeSnapshot } from './decode-snapshot.js';
 import { encodeSnapshot } from './encode-snapshot.js';
+import type { JsonValue } from './json-value.js';
 import { PoolError } from './pool-error.js';
 import { MAX_CAPACITY, type PoolState } from './pool-state.js';
 import { readSnapshotFile } from './read-snapshot-file.js';
@@ -15,14 +16,6 @@ import type { Trajectory } from './trajectory.js';
 import type { TrajectoryInput } from './trajectory-input.js';
 import { VersionMultiset } from './version-multiset.js';
 import { writeFileAtomic } from './write-file-atomic.js';
-
-/** Σ of a trajectory's step versions. */
-function versionSum(t: Trajectory): number {
-  const versions = t.versions;
-  let sum = 0;
-  for (let i = 0; i < versions.length; i++) sum += versions[i]!;
-  return sum;
-}
 
 /**
  * The FIFO pool of FTW: holds the last N trajectories pushed, in a ring of N slots plus a mirrored
@@ -50,14 +43,27 @@ function versionSum(t: Trajectory): number {
 export class ReplayPool implements Iterable<Trajectory> {
   #capacity = 1;
   #maxVersionLag: number | undefined;
-  #slots: (Trajectory | undefined)[] = [];
+  // Per ring slot, what `at` builds a trajectory's record from: its block in the arena (buffer, byte
+  // offset), length, observation size, version range and metadata (an array made on the first metadata).
+  // A push stores numbers only, no object: at a large N every record would outlive V8's young generation,
+  // and promoting it (a record and four typed-array views) cost more than the rest of an FTW update. Only
+  // the trajectories read through `at` (for FTW, the ones selected) get a record, kept in `#records`.
+  #buffers: (ArrayBuffer | undefined)[] = [];
+  #offsets = new Uint32Array(0);
+  #lengths = new Uint32Array(0);
+  #observationSizes = new Uint32Array(0);
+  #slotMinVersions = new Uint32Array(0);
+  #slotMaxVersions = new Uint32Array(0);
+  #metadata: (JsonValue | undefined)[] | undefined;
+  // The record of each slot once `at` has built it (a trajectory never asked for has none).
+  #records: (Trajectory | undefined)[] = [];
   #returns = new Float64Array(2);
   #head = 0;
   #size = 0;
   #pushed = 0;
   #evicted = 0;
   #modifications = 0;
-  readonly #arena = new ColumnArena();
+  #arena = new ColumnArena();
   // Running staleness sums over the trajectories held (see `staleness`).
   readonly #minVersions = new VersionMultiset();
   readonly #maxVersions = new VersionMultiset();
@@ -188,15 +194,21 @@ export class ReplayPool implements Iterable<Trajectory> {
    */
   push(trajectory: TrajectoryInput): number {
     const sequence = this.#pushed;
-    const stored = createTrajectory(trajectory, sequence, this.#arena);
+    const stored = storeTrajectory(trajectory, this.#arena);
     const capacity = this.#capacity;
     let tail = this.#head + this.#size;
     if (tail >= capacity) tail -= capacity;
-    if (this.#size === capacity) this.#leave(tail, this.#slots[tail]!);
-    this.#slots[tail] = stored;
-    this.#enter(tail, stored);
+    if (this.#size === capacity) this.#leave(tail);
+    this.#store(tail, stored.buffer, stored.offset, stored.length, stored.observationSize);
+    this.#records[tail] = undefined;
+    this.#slotMinVersions[tail] = stored.minVersion;
+    this.#slotMaxVersions[tail] = stored.maxVersion;
+    if (stored.metadata !== undefined || this.#metadata !== undefined) {
+      (this.#metadata ??= new Array<JsonValue | undefined>(capacity).fill(undefined))[tail] = stored.metadata;
+    }
     this.#returns[tail] = stored.return;
     this.#returns[tail + capacity] = stored.return;
+    this.#enter(tail);
     if (this.#size === capacity) {
       this.#head = tail + 1 === capacity ? 0 : tail + 1;
       this.#evicted++;
@@ -209,7 +221,9 @@ export class ReplayPool implements Iterable<Trajectory> {
   }
 
   /**
-   * The trajectory at a position.
+   * The trajectory at a position: a frozen record whose typed arrays are views of the pool's own copy of
+   * the columns. The pool builds it on the first call and keeps it while the trajectory is held (a push
+   * stores columns and numbers only), so later calls return the same object.
    *
    * @param position - 0 = oldest, `size − 1` = newest
    * @returns the stored trajectory
@@ -231,7 +245,39 @@ export class ReplayPool implements Iterable<Trajectory> {
   #at(position: number): Trajectory {
     let slot = this.#head + position;
     if (slot >= this.#capacity) slot -= this.#capacity;
-    return this.#slots[slot]!;
+    return (this.#records[slot] ??= blockTrajectory(
+      this.#evicted + position,
+      this.#buffers[slot]!,
+      this.#offsets[slot]!,
+      this.#lengths[slot]!,
+      this.#observationSizes[slot]!,
+      this.#slotMinVersions[slot]!,
+      this.#slotMaxVersions[slot]!,
+      this.#returns[slot]!,
+      this.#metadata?.[slot],
+    ));
+  }
+
+  #store(slot: number, buffer: ArrayBuffer, offset: number, length: number, observationSize: number): void {
+    this.#buffers[slot] = buffer;
+    this.#offsets[slot] = offset;
+    this.#lengths[slot] = length;
+    this.#observationSizes[slot] = observationSize;
+  }
+
+  /** Σ of the step versions of the trajectory in `slot`. */
+  #versionSum(slot: number): number {
+    const length = this.#lengths[slot]!;
+    const min = this.#slotMinVersions[slot]!;
+    if (min === this.#slotMaxVersions[slot]!) return length * min;
+    const versions = new Uint32Array(
+      this.#buffers[slot]!,
+      this.#offsets[slot]! + 8 * length * (1 + this.#observationSizes[slot]!) + 4 * length,
+      length,
+    );
+    let sum = 0;
+    for (let i = 0; i < length; i++) sum += versions[i]!;
+    return sum;
   }
 
   /**
@@ -312,10 +358,12 @@ export class ReplayPool implements Iterable<Trajectory> {
     let newest = 0;
     let count = 0;
     for (let position = 0; position < size; position++) {
-      const t = this.#at(position);
-      if (t.maxVersion > newest) newest = t.maxVersion;
-      if (t.minVersion >= oldest) {
-        returns[count] = t.return;
+      let slot = this.#head + position;
+      if (slot >= this.#capacity) slot -= this.#capacity;
+      const maxVersion = this.#slotMaxVersions[slot]!;
+      if (maxVersion > newest) newest = maxVersion;
+      if (this.#slotMinVersions[slot]! >= oldest) {
+        returns[count] = this.#returns[slot]!;
         positions[count++] = position;
       }
     }
@@ -408,39 +456,43 @@ export class ReplayPool implements Iterable<Trajectory> {
     }
   }
 
-  /** Books a trajectory stored in `slot` into the running sums and the selectable set. */
-  #enter(slot: number, t: Trajectory): void {
-    this.#minVersions.add(t.minVersion);
-    this.#maxVersions.add(t.maxVersion);
-    this.#minVersionSum += t.minVersion;
-    this.#stepCount += t.length;
-    this.#stepVersionSum += versionSum(t);
-    if (t.minVersion !== t.maxVersion) this.#multiVersion++;
+  /** Books the trajectory stored in `slot` into the running sums and the selectable set. */
+  #enter(slot: number): void {
+    const minVersion = this.#slotMinVersions[slot]!;
+    const maxVersion = this.#slotMaxVersions[slot]!;
+    this.#minVersions.add(minVersion);
+    this.#maxVersions.add(maxVersion);
+    this.#minVersionSum += minVersion;
+    this.#stepCount += this.#lengths[slot]!;
+    this.#stepVersionSum += this.#versionSum(slot);
+    if (minVersion !== maxVersion) this.#multiVersion++;
     const lag = this.#maxVersionLag;
     if (lag === undefined) return;
-    const first = this.#buckets.get(t.minVersion) ?? -1;
+    const first = this.#buckets.get(minVersion) ?? -1;
     this.#next[slot] = first;
     this.#previous[slot] = -1;
     if (first >= 0) this.#previous[first] = slot;
-    this.#buckets.set(t.minVersion, slot);
+    this.#buckets.set(minVersion, slot);
     this.#denseOf[slot] = -1;
-    if (this.#windowVersion >= 0 && t.minVersion >= this.#windowVersion - lag) this.#addDense(slot);
+    if (this.#windowVersion >= 0 && minVersion >= this.#windowVersion - lag) this.#addDense(slot);
   }
 
   /** Undoes {@link ReplayPool.#enter} for the trajectory leaving `slot`. */
-  #leave(slot: number, t: Trajectory): void {
-    this.#minVersions.remove(t.minVersion);
-    this.#maxVersions.remove(t.maxVersion);
-    this.#minVersionSum -= t.minVersion;
-    this.#stepCount -= t.length;
-    this.#stepVersionSum -= versionSum(t);
-    if (t.minVersion !== t.maxVersion) this.#multiVersion--;
+  #leave(slot: number): void {
+    const minVersion = this.#slotMinVersions[slot]!;
+    const maxVersion = this.#slotMaxVersions[slot]!;
+    this.#minVersions.remove(minVersion);
+    this.#maxVersions.remove(maxVersion);
+    this.#minVersionSum -= minVersion;
+    this.#stepCount -= this.#lengths[slot]!;
+    this.#stepVersionSum -= this.#versionSum(slot);
+    if (minVersion !== maxVersion) this.#multiVersion--;
     if (this.#maxVersionLag === undefined) return;
     const before = this.#previous[slot]!;
     const after = this.#next[slot]!;
     if (before >= 0) this.#next[before] = after;
-    else if (after >= 0) this.#buckets.set(t.minVersion, after);
-    else this.#buckets.delete(t.minVersion);
+    else if (after >= 0) this.#buckets.set(minVersion, after);
+    else this.#buckets.delete(minVersion);
     if (after >= 0) this.#previous[after] = before;
     if (this.#denseOf[slot]! >= 0) this.#removeDense(slot);
   }
@@ -467,7 +519,7 @@ export class ReplayPool implements Iterable<Trajectory> {
         let slot = this.#head + position;
         if (slot >= this.#capacity) slot -= this.#capacity;
         this.#denseOf[slot] = -1;
-        if (this.#slots[slot]!.minVersion >= version - lag) this.#addDense(slot);
+        if (this.#slotMinVersions[slot]! >= version - lag) this.#addDense(slot);
       }
       this.#windowVersion = version;
       return;
@@ -600,15 +652,41 @@ export class ReplayPool implements Iterable<Trajectory> {
 
   #adopt(state: PoolState): void {
     const { capacity, trajectories } = state;
-    const slots = new Array<Trajectory | undefined>(capacity).fill(undefined);
+    // Copied into a fresh arena (the state's columns may be views into a snapshot's bytes). Trajectories
+    // of a decoded snapshot or of this pool are valid inputs, so nothing below can throw half-way.
+    const arena = new ColumnArena();
+    const buffers = new Array<ArrayBuffer | undefined>(capacity).fill(undefined);
+    const offsets = new Uint32Array(capacity);
+    const lengths = new Uint32Array(capacity);
+    const observationSizes = new Uint32Array(capacity);
+    const minVersions = new Uint32Array(capacity);
+    const maxVersions = new Uint32Array(capacity);
+    let metadata: (JsonValue | undefined)[] | undefined;
     const returns = new Float64Array(2 * capacity);
     trajectories.forEach((t, position) => {
-      slots[position] = t;
-      returns[position] = returns[position + capacity] = t.return;
+      const stored = storeTrajectory(t, arena);
+      buffers[position] = stored.buffer;
+      offsets[position] = stored.offset;
+      lengths[position] = stored.length;
+      observationSizes[position] = stored.observationSize;
+      minVersions[position] = stored.minVersion;
+      maxVersions[position] = stored.maxVersion;
+      if (stored.metadata !== undefined) {
+        (metadata ??= new Array<JsonValue | undefined>(capacity).fill(undefined))[position] = stored.metadata;
+      }
+      returns[position] = returns[position + capacity] = stored.return;
     });
     this.#capacity = capacity;
     this.#maxVersionLag = state.maxVersionLag;
-    this.#slots = slots;
+    this.#arena = arena;
+    this.#buffers = buffers;
+    this.#offsets = offsets;
+    this.#lengths = lengths;
+    this.#observationSizes = observationSizes;
+    this.#slotMinVersions = minVersions;
+    this.#slotMaxVersions = maxVersions;
+    this.#metadata = metadata;
+    this.#records = new Array<Trajectory | undefined>(capacity).fill(undefined);
     this.#returns = returns;
     this.#head = 0;
     this.#size = trajectories.length;
@@ -630,8 +708,6 @@ export class ReplayPool implements Iterable<Trajectory> {
       this.#next = new Int32Array(capacity);
       this.#previous = new Int32Array(capacity);
     }
-    trajectories.forEach((t, position) => {
-      this.#enter(position, t);
-    });
+    for (let position = 0; position < trajectories.length; position++) this.#enter(position);
   }
 }
