@@ -1,5 +1,5 @@
 import { type FtwLossInput, type FtwLossOut, ftwLoss, trajectoryWeights } from '@ftw/objective';
-import { ReplayPool } from '@ftw/replay-pool';
+import { ReplayPool, type Trajectory } from '@ftw/replay-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import type { Episode } from './episode.js';
 import { ExpectedSelection } from './expected-selection.js';
@@ -91,6 +91,8 @@ export class FtwUpdater implements Updater {
   readonly #input: FtwLossInput;
   /** Views of `#counts` and `#lengths` of each selection size met (reset when they grow). */
   #sized: { counts: Float64Array; lengths: Float64Array }[] = [];
+  /** The records of the selected trajectories (the pool builds one per `at` call), cleared after use. */
+  readonly #selected: (Trajectory | undefined)[] = [];
 
   /**
    * @param config - the resolved configuration (FTW fields)
@@ -155,6 +157,7 @@ export class FtwUpdater implements Updater {
     for (let i = 0; i < size; i++) {
       const m = choice.counts[i]!;
       const trajectory = pool.at(choice.positions[i]!);
+      this.#selected[i] = trajectory;
       const r = trajectory.return;
       total += m;
       sum += m * r;
@@ -164,13 +167,16 @@ export class FtwUpdater implements Updater {
       this.#lengths[i] = trajectory.length;
       steps += trajectory.length;
     }
-    if (total === 0 && config.beta === 0) return null;
+    if (total === 0 && config.beta === 0) {
+      this.#selected.fill(undefined);
+      return null;
+    }
     const rows = this.#rows;
     let view: RowViews;
     if (total > 0) {
       view = rows.views(steps);
       for (let i = 0, row = 0; i < size; i++) {
-        const trajectory = pool.at(choice.positions[i]!);
+        const trajectory = this.#selected[i]!;
         for (let t = 0; t < trajectory.length; t++, row++) {
           rows.observations[row] = trajectory.observations![t]!;
           view.selected[row] = trajectory.actions[t]!;
@@ -193,6 +199,7 @@ export class FtwUpdater implements Updater {
       view.selected.fill(0);
       view.weights.fill(0);
     }
+    this.#selected.fill(undefined);
     const poolStaleness = pool.staleness(version).trajectoryAge.mean;
     const loss = this.#descend(steps, view, total > 0 ? 'mean' : 'sum');
     const eliteMean = total > 0 ? sum / total : null;

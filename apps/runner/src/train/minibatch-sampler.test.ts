@@ -122,6 +122,44 @@ describe('MinibatchSampler', () => {
     );
   });
 
+  it("draws and counts as Floyd's algorithm and a sort say, for small minibatches and large ones", () => {
+    // The sampler finds repeats by a scan up to 32 items drawn or kept, and by marks beyond: each case
+    // below is checked against a reference written from the definition (a Set for Floyd's draw, the K
+    // largest of a sorted copy, counts in order of first selection), on the same random stream.
+    const returns = Array.from({ length: 300 }, (_, i) => ((i * 7919) % 1009) / 10); // distinct
+    const pool = poolOf(returns);
+    const cases: [number, number, number][] = [
+      [4, 5, 1], // scan, scan (every FTW run)
+      [3, 40, 2], // marks for the draw, scan for the counts
+      [12, 3, 3], // scan for the draw, marks for the counts (J·K = 36)
+      [10, 50, 4], // marks, marks
+    ];
+    for (const [batches, batchSize, keep] of cases) {
+      const sampler = new MinibatchSampler({ batches, batchSize, keep, threshold: null, tieRule: 'random' });
+      const random = seededStreams(5).selection;
+      const mirror = seededStreams(5).selection;
+      for (let t = 0; t < 30; t++) {
+        const c = sampler.select(pool.selectableIndex(0), random);
+        const counts = new Map<number, number>();
+        for (let b = 0; b < batches; b++) {
+          const taken = new Set<number>();
+          const drawn: number[] = [];
+          for (let j = returns.length - batchSize; j < returns.length; j++) {
+            const u = Math.floor(mirror() * (j + 1));
+            const item = taken.has(u) ? j : u;
+            taken.add(item);
+            drawn.push(item);
+          }
+          const best = drawn.toSorted((x, y) => returns[y]! - returns[x]!).slice(0, keep);
+          for (const item of best) counts.set(item, (counts.get(item) ?? 0) + 1);
+        }
+        const label = `J=${batches} C=${batchSize} K=${keep}, selection ${t}`;
+        expect(Array.from(c.positions.subarray(0, c.size)), label).toEqual([...counts.keys()]);
+        expect(Array.from(c.counts.subarray(0, c.size)), label).toEqual([...counts.values()]);
+      }
+    }
+  });
+
   it('gives the same selections for the same random stream', () => {
     const pool = poolOf([3, 1, 4, 1, 5, 9, 2, 6, 5, 3]);
     const run = (): number[] => {

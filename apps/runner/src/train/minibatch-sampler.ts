@@ -14,6 +14,9 @@ export interface MinibatchSamplerOptions {
   readonly tieRule: 'random' | 'newest' | 'oldest';
 }
 
+/** Up to this many items, repeats are found by a scan of those drawn or kept (see `select`). */
+const SCAN_LIMIT = 32;
+
 /**
  * FTW's sampled selection (arXiv 2610.03361, Algorithm 2) at a cost that does not grow with the pool:
  * J minibatches of C items drawn uniformly without replacement from the selectable trajectories, the K
@@ -28,9 +31,10 @@ export interface MinibatchSamplerOptions {
  * uniform subset of the tied items for the places left (extra uniforms only then), the law of "shuffle,
  * then sort stably"; `newest`/`oldest` prefer the higher/lower pool position.
  *
- * Cost: O(J·C·K) at worst, O(J·C) for small K, and no allocation per call after the first at a given
- * pool size (the taken-marks array has one byte per selectable item, allocated once and reset after
- * each minibatch).
+ * Cost: O(J·C·K) at worst, O(J·C) for small K, and no allocation per call. Repeats among the items
+ * drawn (and among those kept) are found by scanning them when there are at most 32; only larger
+ * minibatches use marks with one entry per selectable item (allocated once per pool size, reset after
+ * each minibatch), whose random accesses miss the cache once the pool is large.
  *
  * @example
  * ```ts
@@ -81,7 +85,12 @@ export class MinibatchSampler {
   select(index: SelectableIndex, random: () => number): this {
     const { batches, batchSize: C, keep: K, threshold, tieRule } = this.#options;
     const n = index.size;
-    if (this.#taken.length < n) {
+    // Small minibatches and selections (every FTW run: C = 5, J·K = 4) find repeats by scanning the few
+    // items drawn or kept; larger ones mark them in arrays of n entries. Same draws either way; the scan
+    // touches no memory that grows with n, so a large pool costs no extra cache misses here.
+    const scanDrawn = C <= SCAN_LIMIT;
+    const scanKept = batches * K <= SCAN_LIMIT;
+    if (!(scanDrawn && scanKept) && this.#taken.length < n) {
       this.#taken = new Uint8Array(Math.max(n, 2 * this.#taken.length));
       this.#countOf = new Uint32Array(this.#taken.length);
     }
@@ -97,15 +106,24 @@ export class MinibatchSampler {
       // Floyd: a uniform C-subset of 0..n−1.
       for (let i = 0, j = n - C; j < n; i++, j++) {
         let t = Math.floor(random() * (j + 1));
-        if (taken[t] === 1) t = j;
-        taken[t] = 1;
+        if (scanDrawn) {
+          for (let k = 0; k < i; k++) {
+            if (drawn[k] === t) {
+              t = j;
+              break;
+            }
+          }
+        } else {
+          if (taken[t] === 1) t = j;
+          taken[t] = 1;
+        }
         drawn[i] = t;
       }
       // The K best eligible items, by insertion into best[0..kept) kept in decreasing return.
       let kept = 0;
       for (let i = 0; i < C; i++) {
         const item = drawn[i]!;
-        taken[item] = 0;
+        if (!scanDrawn) taken[item] = 0;
         const r = index.returnAt(item);
         drawnReturns[i] = r;
         if (!(r > floor)) continue;
@@ -122,15 +140,28 @@ export class MinibatchSampler {
       if (kept === K) this.#breakTies(index, kept, random, tieRule);
       for (let i = 0; i < kept; i++) {
         const item = best[i]!;
-        if (countOf[item] === 0) this.#touched[touched++] = item;
-        countOf[item]!++;
+        if (scanKept) {
+          let k = 0;
+          while (k < touched && this.#touched[k] !== item) k++;
+          if (k === touched) {
+            this.#touched[touched++] = item;
+            this.counts[k] = 1;
+          } else {
+            this.counts[k]!++;
+          }
+        } else {
+          if (countOf[item] === 0) this.#touched[touched++] = item;
+          countOf[item]!++;
+        }
       }
     }
     for (let i = 0; i < touched; i++) {
       const item = this.#touched[i]!;
       this.positions[i] = index.positionAt(item);
-      this.counts[i] = countOf[item]!;
-      countOf[item] = 0;
+      if (!scanKept) {
+        this.counts[i] = countOf[item]!;
+        countOf[item] = 0;
+      }
     }
     this.size = touched;
     return this;
