@@ -4,6 +4,7 @@ import { ColumnArena } from './column-arena.js';
 import { blockTrajectory, MAX_VERSION, storeTrajectory } from './create-trajectory.js';
 import { decodeSnapshot } from './decode-snapshot.js';
 import { encodeSnapshot } from './encode-snapshot.js';
+import { FifoExtremes } from './fifo-extremes.js';
 import type { JsonValue } from './json-value.js';
 import { PoolError } from './pool-error.js';
 import { MAX_CAPACITY, type PoolState } from './pool-state.js';
@@ -14,7 +15,6 @@ import type { SelectableTrajectories } from './selectable-trajectories.js';
 import { measureStaleness, type Staleness } from './staleness.js';
 import type { Trajectory } from './trajectory.js';
 import type { TrajectoryInput } from './trajectory-input.js';
-import { VersionMultiset } from './version-multiset.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 /**
@@ -65,8 +65,8 @@ export class ReplayPool implements Iterable<Trajectory> {
   #modifications = 0;
   #arena = new ColumnArena();
   // Running staleness sums over the trajectories held (see `staleness`).
-  readonly #minVersions = new VersionMultiset();
-  readonly #maxVersions = new VersionMultiset();
+  readonly #minVersions = new FifoExtremes();
+  readonly #maxVersions = new FifoExtremes();
   #minVersionSum = 0;
   #stepCount = 0;
   #stepVersionSum = 0;
@@ -410,7 +410,7 @@ export class ReplayPool implements Iterable<Trajectory> {
   /**
    * Staleness of everything held, measured at `currentVersion` (see {@link Staleness}).
    *
-   * Cost: O(1): read from sums and version multisets kept as trajectories enter and leave. The means
+   * Cost: O(1): read from sums and sliding-window version extremes kept as trajectories enter and leave. The means
    * are exact while n·c and the step-version sums stay below 2^53 (e.g. 2^20 trajectories of versions
    * below 2^32).
    *
@@ -481,8 +481,8 @@ export class ReplayPool implements Iterable<Trajectory> {
   #leave(slot: number): void {
     const minVersion = this.#slotMinVersions[slot]!;
     const maxVersion = this.#slotMaxVersions[slot]!;
-    this.#minVersions.remove(minVersion);
-    this.#maxVersions.remove(maxVersion);
+    this.#minVersions.removeOldest();
+    this.#maxVersions.removeOldest();
     this.#minVersionSum -= minVersion;
     this.#stepCount -= this.#lengths[slot]!;
     this.#stepVersionSum -= this.#versionSum(slot);
