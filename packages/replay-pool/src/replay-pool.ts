@@ -245,7 +245,12 @@ export class ReplayPool implements Iterable<Trajectory> {
   #at(position: number): Trajectory {
     let slot = this.#head + position;
     if (slot >= this.#capacity) slot -= this.#capacity;
-    return (this.#records[slot] ??= blockTrajectory(
+    return this.#records[slot] ?? this.#build(slot, position);
+  }
+
+  /** Builds the record of the trajectory in `slot` (kept apart so that `#at` stays small and inlined). */
+  #build(slot: number, position: number): Trajectory {
+    const record = blockTrajectory(
       this.#evicted + position,
       this.#buffers[slot]!,
       this.#offsets[slot]!,
@@ -255,7 +260,9 @@ export class ReplayPool implements Iterable<Trajectory> {
       this.#slotMaxVersions[slot]!,
       this.#returns[slot]!,
       this.#metadata?.[slot],
-    ));
+    );
+    this.#records[slot] = record;
+    return record;
   }
 
   #store(slot: number, buffer: ArrayBuffer, offset: number, length: number, observationSize: number): void {
