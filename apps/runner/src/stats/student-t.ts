@@ -73,6 +73,9 @@ export function studentTCdf(t: number, df: number): number {
   return t >= 0 ? 1 - tail : tail;
 }
 
+/** The last quantile computed by {@link studentTQuantile}, and its arguments. */
+const last = { p: Number.NaN, df: Number.NaN, t: Number.NaN };
+
 /**
  * The quantile of Student's t distribution: the t with F(t) = p.
  *
@@ -89,6 +92,9 @@ export function studentTQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`p must be a number in (0, 1), got ${p}`);
   if (!(df > 0 && Number.isFinite(df))) throw new RangeError(`df must be a finite number > 0, got ${df}`);
   if (p === 0.5) return 0;
+  // A chart asks for the same quantile at every point of a band (one bisection is ~100 incomplete-beta
+  // evaluations): the last answer is kept, and a pure function's repeat is the same number.
+  if (p === last.p && df === last.df) return last.t;
   // The tail probability is computed directly on the small side, so a p near 1 keeps its digits.
   const upper = p > 0.5;
   const tail = upper ? 1 - p : p;
@@ -101,5 +107,8 @@ export function studentTQuantile(p: number, df: number): number {
     else hi = mid;
   }
   const t = lo + (hi - lo) / 2;
-  return upper ? t : -t;
+  last.p = p;
+  last.df = df;
+  last.t = upper ? t : -t;
+  return last.t;
 }
