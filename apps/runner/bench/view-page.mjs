@@ -8,6 +8,13 @@
 //   node bench/view-page.mjs --run runs/big  # a real run, e.g. ftw train --iterations 10000 --seeds 0..99
 //
 // Needs the built CLI (pnpm --filter @ftw/runner build) and Debian's chromium.
+//
+// Measured (2 cores shared, load ≈ 3; medians of 3 runs): page 1.47 MB (floor 0.86 MB); charts in view
+// 1968 ms (floor 974 ms), main-thread CPU to them 1119 ms (floor 633 ms); every chart 3561 ms. Before
+// tooltips were written on hover only and the hover's Voronoi cells built on the first pointer entry:
+// 2359 ms (floor 1183 ms), CPU 1186 ms (floor 680 ms) — the wall and CPU times vary by ±30% between runs
+// here, more than that change; drawing the 4 charts in view again inside one page (8 alternated runs)
+// shows it: 410 → 293 ms of CPU.
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -28,6 +28,13 @@ export const LEGEND_PARAMS: readonly (keyof LegendState)[] = [
   'showMean',
 ];
 
+/**
+ * The Vega-Lite parameter that arms a chart's hover: the invisible mean points that the nearest-point
+ * tooltip picks from (and their Voronoi cells) are built only once it is true, which the page sets when the
+ * pointer first enters the chart.
+ */
+export const HOVER_ARMED = 'hoverArmed';
+
 /** Expands the compact curves of the page model into rows. */
 export function curveRows(chart: ChartData, groups: readonly GroupData[]): CurveRow[] {
   const rows: CurveRow[] = [];
@@ -58,7 +65,7 @@ export function curveRows(chart: ChartData, groups: readonly GroupData[]): Curve
  * The Vega-Lite specification of one learning-curve chart: the 95% band, thin per-seed lines and the thick
  * mean line of each group, coloured by group with one colour scale for the whole page; the legend's
  * parameters filter what is drawn; scroll and drag zoom and pan the x axis; hovering shows the nearest
- * mean point's values.
+ * mean point's values, or a seed curve's run and seed (the hovered row, written by {@link curveTooltip}).
  *
  * @param chart - the chart's model
  * @param groups - every group of the page (labels and colours)
@@ -103,10 +110,15 @@ export function curveChartSpec(
     height: 250,
     autosize: { type: 'fit-x', contains: 'padding' },
     data: { values: rows },
-    params: LEGEND_PARAMS.map((name) => {
-      const value = state[name];
-      return { name, value: Array.isArray(value) ? [...value] : value };
-    }),
+    params: [
+      ...LEGEND_PARAMS.map((name) => {
+        const value = state[name];
+        return { name, value: Array.isArray(value) ? [...value] : value };
+      }),
+      // False until the pointer first enters the chart (see HOVER_ARMED): the nearest-point hover needs a
+      // Voronoi diagram of the mean points, a quarter of a chart's drawing time, for no visible mark.
+      { name: HOVER_ARMED, value: false },
+    ],
     transform: [{ filter: visible }],
     layer: [
       {
@@ -116,16 +128,14 @@ export function curveChartSpec(
       },
       {
         transform: [{ filter: "showSeeds && datum.kind === 'seed' && indexof(hiddenSeeds, datum.seed) < 0" }],
-        mark: { type: 'line', strokeWidth: 1, opacity: seedOpacity, clip: true },
+        // The tooltip is the row itself, written out on hover by curveTooltip (see vega-globals.ts): a
+        // formatted tooltip encoding would format every point of every curve when the chart is drawn.
+        mark: { type: 'line', strokeWidth: 1, opacity: seedOpacity, clip: true, tooltip: { expr: 'datum' } },
         encoding: {
           x,
           y,
           color,
           detail: { field: 'curve' },
-          tooltip: [
-            { field: 'label', title: 'run' },
-            { field: 'seed', title: 'seed' },
-          ],
         },
       },
       {
@@ -141,28 +151,78 @@ export function curveChartSpec(
         encoding: { x, y, color, detail: { field: 'curve' } },
       },
       {
-        transform: [{ filter: "showMean && datum.kind === 'mean'" }],
+        transform: [{ filter: `${HOVER_ARMED} && showMean && datum.kind === 'mean'` }],
         params: [
           {
             name: 'hover',
             select: { type: 'point', on: 'pointerover', nearest: true, clear: 'pointerout' },
           },
         ],
-        mark: { type: 'point', filled: true, size: 60, clip: true },
+        mark: { type: 'point', filled: true, size: 60, clip: true, tooltip: { expr: 'datum' } },
         encoding: {
           x,
           y,
           color,
           opacity: { condition: { param: 'hover', empty: false, value: 1 }, value: 0 },
-          tooltip: [
-            { field: 'label', title: 'run' },
-            { field: 'x', title: 'environment steps', format: ',' },
-            { field: 'y', title: `${chart.axis} (mean)`, format: '.4~g' },
-            { field: 'lo', title: '95% CI from', format: '.4~g' },
-            { field: 'hi', title: '95% CI to', format: '.4~g' },
-          ],
         },
       },
     ],
+  };
+}
+
+/** What the tooltip formatter passes to write a value safely into HTML. */
+type Sanitize = (value: unknown) => string;
+
+/** Thousands separators, up to 12 significant digits: environment steps. */
+const STEPS = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 12 });
+
+/** Four significant digits, trailing zeros trimmed (Vega's `.4~g`). */
+function fourDigits(value: number): string {
+  return String(Number(value.toPrecision(4)));
+}
+
+/**
+ * The tooltip of a learning-curve chart, written only when a row is hovered (vega-tooltip's
+ * `formatTooltip`): a mean point shows its run, environment steps, mean and 95% interval; a seed curve its
+ * run and seed.
+ *
+ * @param axis - the chart's y-axis title
+ * @returns a formatter for vega-embed's `tooltip.formatTooltip` option
+ * @example
+ * ```ts
+ * curveTooltip('P(optimal action)')({ kind: 'seed', label: 'a · ftw', seed: 3 }, String);
+ * // '<table><tr><td class="key">run</td><td class="value">a · ftw</td></tr><tr>…seed…3…</table>'
+ * ```
+ */
+export function curveTooltip(axis: string): (value: unknown, sanitize: Sanitize) => string {
+  return (value, sanitize) => {
+    // Over the nearest-point hover, Vega-Lite's Voronoi cell gives the hovered point's scene item, whose
+    // `datum` is the row.
+    let row = value as (Partial<CurveRow> & { datum?: unknown }) | null;
+    for (let depth = 0; depth < 3 && row?.kind === undefined && typeof row?.datum === 'object'; depth++) {
+      row = row.datum as typeof row;
+    }
+    if (row === null || typeof row !== 'object' || row.kind === undefined) return sanitize(value);
+    const entries: [string, string][] =
+      row.kind === 'seed'
+        ? [
+            ['run', String(row.label)],
+            ['seed', String(row.seed)],
+          ]
+        : [
+            ['run', String(row.label)],
+            ['environment steps', STEPS.format(row.x!)],
+            [`${axis} (mean)`, fourDigits(row.y!)],
+            ...(row.lo === null || row.lo === undefined
+              ? []
+              : ([
+                  ['95% CI from', fourDigits(row.lo)],
+                  ['95% CI to', fourDigits(row.hi!)],
+                ] as [string, string][])),
+          ];
+    const cells = entries
+      .map(([k, v]) => `<tr><td class="key">${sanitize(k)}</td><td class="value">${sanitize(v)}</td></tr>`)
+      .join('');
+    return `<table>${cells}</table>`;
   };
 }

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { ChartData, ViewModel } from '../view-model.js';
-import { curveChartSpec, curveRows, LEGEND_PARAMS } from './curve-chart.js';
+import { curveChartSpec, curveRows, curveTooltip, HOVER_ARMED, LEGEND_PARAMS } from './curve-chart.js';
 import { type FigureOneValues, figureOneValues, mountFigureOne } from './figure-one.js';
 import { buildLegend, type LegendState } from './legend.js';
 import { countMarks, EMBED_OPTIONS, type VegaView, vegaGlobals } from './vega-globals.js';
@@ -69,12 +69,20 @@ function start(): PageApi {
       const target = document.querySelector<HTMLElement>(`#${id} .vega`)!;
       const rows = curveRows(chart, model.groups);
       const width = Math.max(300, target.clientWidth - 36);
-      const result = await embed(
-        target,
-        curveChartSpec(chart, model.groups, rows, width, state),
-        EMBED_OPTIONS,
-      );
+      const result = await embed(target, curveChartSpec(chart, model.groups, rows, width, state), {
+        ...EMBED_OPTIONS,
+        tooltip: { ...EMBED_OPTIONS.tooltip, formatTooltip: curveTooltip(chart.axis) },
+      });
       views.set(id, result.view);
+      // The hover's points are built when the pointer first comes over the chart (see HOVER_ARMED).
+      target.addEventListener(
+        'pointerenter',
+        () => {
+          result.view.signal(HOVER_ARMED, true);
+          void result.view.runAsync();
+        },
+        { once: true },
+      );
       chartMs.push(performance.now() - started);
     });
     queue = done.catch(() => undefined);
