@@ -12,6 +12,7 @@ import { type AsyncOptions, baselineWeighting } from './async-options.js';
 import { ACTOR_VARIABLE, type ActorTask } from './redis-actor.js';
 import type { AsyncIterationMetrics, AsyncSeedResult } from './train-async-seed.js';
 import { asyncEnvironment } from './train-async-seed.js';
+import { versionSpread } from './version-spread.js';
 import { weightedSelector } from './weighted-selector.js';
 
 /** A real asynchronous seed: the simulation's figures plus the wall-clock throughput. */
@@ -138,17 +139,12 @@ export async function trainRedisSeed(
       // With `rollouts` new episodes in, the rate limiter grants this update at once; it is what keeps
       // the actors at most about one iteration ahead.
       await Promise.race([pool.acquireUpdate(600_000), failed]);
-      let spread = 0;
-      let multi = 0;
       let returnSum = 0;
       for (const e of fresh) {
         samples += e.length;
         returnSum += e.return;
-        const lo = Math.min(...e.versions);
-        const hi = Math.max(...e.versions);
-        spread += hi - lo;
-        if (hi > lo) multi++;
       }
+      const { spread, multiVersion: multi } = versionSpread(fresh);
       const stats = updater.update(fresh, version);
       if (stats !== null) {
         version++;

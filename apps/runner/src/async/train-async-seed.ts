@@ -13,6 +13,7 @@ import { createOptimizer } from '../train/optimizer.js';
 import type { Updater } from '../train/updater.js';
 import { type AsyncOptions, baselineWeighting } from './async-options.js';
 import { RepeatedEpisodeEnv } from './repeated-episode-env.js';
+import { versionSpread } from './version-spread.js';
 import { weightedSelector } from './weighted-selector.js';
 
 /** One line of an asynchronous run's metrics: the state after one learner iteration. */
@@ -207,18 +208,7 @@ export function trainAsyncSeed(
       }
     }
     if (regret !== null) regret += iterationRegret;
-    let spread = 0;
-    let multi = 0;
-    for (const e of completed) {
-      let lo = e.versions[0]!;
-      let hi = lo;
-      for (const v of e.versions) {
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-      }
-      spread += hi - lo;
-      if (hi > lo) multi++;
-    }
+    const { spread, multiVersion: multi } = versionSpread(completed);
     const stats = updater.update(completed, version);
     if (stats !== null) {
       version++;
