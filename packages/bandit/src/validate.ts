@@ -40,39 +40,6 @@ export function checkFinite(value: unknown, name: string): number {
 }
 
 /**
- * @param value - the received number
- * @param name - the parameter name for the message
- * @param min - smallest allowed value
- * @param max - largest allowed value
- * @returns `value` when it is an integer in [min, max]
- * @throws TypeError when not a number; RangeError when not an integer in range
- */
-export function checkInteger(value: unknown, name: string, min: number, max: number): number {
-  const expected =
-    max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer in [${min}, ${max}]`;
-  if (typeof value !== 'number')
-    throw new TypeError(`${name} must be ${expected}, got ${describeValue(value)}`);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${name} must be ${expected}, got ${describeValue(value)}`);
-  }
-  return value;
-}
-
-/**
- * @param value - the received seed
- * @param name - the parameter name for the message
- * @returns `value` when it is a safe integer
- * @throws TypeError when not a number; RangeError when not a safe integer
- */
-export function checkSeed(value: unknown, name: string): number {
-  if (typeof value !== 'number')
-    throw new TypeError(`${name} must be a safe integer, got ${describeValue(value)}`);
-  if (!Number.isSafeInteger(value))
-    throw new RangeError(`${name} must be a safe integer, got ${describeValue(value)}`);
-  return value;
-}
-
-/**
  * @param value - the received array of numbers
  * @param name - the parameter name for the message
  * @param check - the per-entry check, given the entry and its name (`means[2]`)
@@ -107,3 +74,5 @@ export function checkNonNegative(entry: unknown, name: string): number {
   }
   return entry;
 }
+
+export { checkInteger, checkSeed } from '@ftw/internal';

@@ -1,5 +1,5 @@
 import { xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
-import { describeValue } from './describe-value.js';
+import { checkSeed } from './check-value.js';
 
 /** A source of uniform numbers on [0, 1), such as the one {@link seededUniform} returns. */
 export type UniformRandom = () => number;
@@ -11,15 +11,6 @@ const GOLDEN_GAMMA = 0x9e37_79b9_7f4a_7c15n;
 const TWO_POW_26 = 67_108_864;
 /** 2^-53: one unit in the last place of a uniform on [0, 1) with 53 random bits. */
 const TWO_POW_MINUS_53 = 1.1102230246251565e-16;
-
-/** The seed check of every seeded generator: a safe integer, or a TypeError/RangeError naming it. */
-function checkSeed(value: unknown, name: string): number {
-  if (typeof value !== 'number')
-    throw new TypeError(`${name} must be a safe integer, got ${describeValue(value)}`);
-  if (!Number.isSafeInteger(value))
-    throw new RangeError(`${name} must be a safe integer, got ${describeValue(value)}`);
-  return value;
-}
 
 function splitMix64(state: bigint): bigint {
   let z = state;

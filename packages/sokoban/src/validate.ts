@@ -20,25 +20,6 @@ export function checkObject<T>(value: T, name: string): asserts value is T & obj
 /**
  * @param value - the received number
  * @param name - the parameter name for the message
- * @param min - smallest allowed value
- * @param max - largest allowed value
- * @returns `value` when it is an integer in [min, max]
- * @throws TypeError when not a number; RangeError when not an integer in range
- */
-export function checkInteger(value: unknown, name: string, min: number, max: number): number {
-  const expected =
-    max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer in [${min}, ${max}]`;
-  if (typeof value !== 'number')
-    throw new TypeError(`${name} must be ${expected}, got ${describeValue(value)}`);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${name} must be ${expected}, got ${describeValue(value)}`);
-  }
-  return value;
-}
-
-/**
- * @param value - the received number
- * @param name - the parameter name for the message
  * @returns `value` when it is a finite number
  * @throws TypeError when not a number; RangeError when NaN or infinite
  */
@@ -47,20 +28,6 @@ export function checkFinite(value: unknown, name: string): number {
     throw new TypeError(`${name} must be a finite number, got ${describeValue(value)}`);
   if (!Number.isFinite(value))
     throw new RangeError(`${name} must be a finite number, got ${describeValue(value)}`);
-  return value;
-}
-
-/**
- * @param value - the received seed
- * @param name - the parameter name for the message
- * @returns `value` when it is a safe integer
- * @throws TypeError when not a number; RangeError when not a safe integer
- */
-export function checkSeed(value: unknown, name: string): number {
-  if (typeof value !== 'number')
-    throw new TypeError(`${name} must be a safe integer, got ${describeValue(value)}`);
-  if (!Number.isSafeInteger(value))
-    throw new RangeError(`${name} must be a safe integer, got ${describeValue(value)}`);
   return value;
 }
 
@@ -80,21 +47,4 @@ export function checkChoice<T extends string>(value: unknown, name: string, allo
   return value as T;
 }
 
-/**
- * @param random - the injected function
- * @param name - the parameter name for the message
- * @returns a function that returns `random()` and throws when it is outside [0, 1)
- * @throws TypeError when `random` is not a function
- */
-export function checkedUniform(random: unknown, name: string): () => number {
-  if (typeof random !== 'function')
-    throw new TypeError(`${name} must be a function, got ${describeValue(random)}`);
-  const draw = random as () => unknown;
-  return () => {
-    const u = draw();
-    if (typeof u !== 'number' || !(u >= 0 && u < 1)) {
-      throw new RangeError(`${name}() must return a number in [0, 1), got ${describeValue(u)}`);
-    }
-    return u;
-  };
-}
+export { checkedUniform, checkInteger, checkSeed } from '@ftw/internal';
