@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 /** The scripts a view page inlines, in load order. */
 export interface PageAssets {
-  /** Vega, Vega-Lite and vega-embed (their minified browser builds), then the page's own script. */
+  /** Vega (its minified browser build), then the page's own script. */
   readonly scripts: readonly { readonly name: string; readonly source: string }[];
 }
 
@@ -39,16 +39,17 @@ function stripSourceMap(source: string): string {
 let cached: PageAssets | undefined;
 
 /**
- * Loads the scripts every view page inlines: the minified browser builds of Vega, Vega-Lite and vega-embed
- * from the runner's dependencies, and the page script `view-client.js` beside the CLI, which the runner's
- * build bundles for the browser from `src/view/client/` together with `@ftw/selection` (tsup/esbuild, one
- * IIFE; see view-client.tsup.ts). Read once per process.
+ * Loads the scripts every view page inlines: the minified browser build of Vega from the runner's
+ * dependencies, and the page script `view-client.js` beside the CLI, which the runner's build bundles for
+ * the browser from `src/view/client/` together with `@ftw/selection`, vega-tooltip and the page's chart
+ * templates, compiled from Vega-Lite at that build (tsup/esbuild, one IIFE; see view-client.tsup.ts): no
+ * page and no run compiles Vega-Lite. Read once per process.
  *
  * @returns the scripts, in load order
  * @throws Error when `dist/view-client.js` is missing (the runner is not built: `pnpm --filter @ftw/runner build`)
  * @example
  * ```ts
- * pageAssets().scripts.map((s) => s.name); // ['vega', 'vega-lite', 'vega-embed', 'ftw view']
+ * pageAssets().scripts.map((s) => s.name); // ['vega', 'ftw view']
  * ```
  */
 export function pageAssets(): PageAssets {
@@ -61,8 +62,6 @@ export function pageAssets(): PageAssets {
   }
   const files = [
     ['vega', browserBuild('vega', 'vega.min.js')],
-    ['vega-lite', browserBuild('vega-lite', 'vega-lite.min.js')],
-    ['vega-embed', browserBuild('vega-embed', 'vega-embed.min.js')],
     ['ftw view', client],
   ] as const;
   cached = {

@@ -66,6 +66,7 @@ h1 { font-size: 22px; margin: 18px 0 4px; } h2 { font-size: 18px; margin: 28px 0
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(600px, 1fr)); gap: 12px 20px; }
 figure.chart { margin: 0; padding: 6px 0; min-height: 320px; }
 figure.chart figcaption { font-weight: 600; }
+.export { font-size: 12px; } .export a { color: var(--muted); margin-right: 10px; }
 .table-wrap { overflow-x: auto; margin: 12px 0; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: 600; padding: 4px 0; }

@@ -1,7 +1,12 @@
 /// <reference lib="dom" />
+
+import templates from 'ftw:vega-templates';
 import { expectedCounts, rankOccupancy } from '@ftw/selection';
+import { FIGURE_ONE_DATA, FIGURE_ONE_SERIES } from '../figure-one-spec.js';
+import { fillTemplate } from '../fill-template.js';
 import { minMaxBuckets } from '../min-max-buckets.js';
-import { EMBED_OPTIONS, type VegaView, vegaGlobals } from './vega-globals.js';
+import { mountChart } from './mount-chart.js';
+import { type VegaView, vegaGlobal } from './vega-globals.js';
 
 /** What the widget last computed: its inputs and P(r) at every rank r = 1..N for each curve. */
 export interface FigureOneValues {
@@ -65,9 +70,9 @@ function rows(values: FigureOneValues): object[] {
     if (ys === null) return;
     for (const i of minMaxBuckets(ys, DRAWN / 2)) out.push({ series, rank: i + 1, p: ys[i] });
   };
-  add(SERIES[0]!, values.exact);
-  add(SERIES[1]!, values.ties);
-  add(SERIES[2]!, values.thresholded);
+  add(FIGURE_ONE_SERIES[0], values.exact);
+  add(FIGURE_ONE_SERIES[1], values.ties);
+  add(FIGURE_ONE_SERIES[2], values.thresholded);
   return out;
 }
 
@@ -97,35 +102,13 @@ function valuesTable(values: FigureOneValues): string {
   return `<div class="table-wrap"><table id="figure-1-table"><caption>P(r | N = ${values.n}, C = ${values.c}, K = ${values.k}) at a few ranks</caption><thead>${head}</thead><tbody>${body}${total}</tbody></table></div>`;
 }
 
-const SERIES = ['Eq. 5 (distinct returns)', 'ties broken at random', 'only returns above the threshold'];
-
-function spec(n: number, values: object[], width: number): object {
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width,
-    height: 280,
-    autosize: { type: 'fit-x', contains: 'padding' },
-    data: { name: 'occupancy', values },
-    mark: { type: 'line', strokeWidth: 2, point: n <= 64 },
-    params: [{ name: 'zoomRank', select: { type: 'interval', encodings: ['x'] }, bind: 'scales' }],
-    encoding: {
-      x: {
-        field: 'rank',
-        type: 'quantitative',
-        title: `rank r (1 = highest return, N = ${n})`,
-        axis: { tickMinStep: 1, format: 'd' },
-      },
-      y: { field: 'p', type: 'quantitative', title: 'P(r) per elite slot' },
-      color: {
-        field: 'series',
-        type: 'nominal',
-        title: null,
-        scale: { domain: SERIES, range: ['#4e79a7', '#f28e2b', '#e15759'] },
-        legend: { orient: 'top-right' },
-      },
-      tooltip: [{ field: 'series' }, { field: 'rank' }, { field: 'p', title: 'P(r)', format: '.6~g' }],
-    },
-  };
+/**
+ * The widget chart's Vega specification: the template compiled from `figureOneSpec` when the runner was
+ * built (points at every rank for N ≤ 64), its x-axis title naming N, at the given width.
+ */
+function spec(n: number, width: number): object {
+  const template = n <= 64 ? templates.figureOnePoints : templates.figureOneLines;
+  return { ...fillTemplate(template, { xTitle: `rank r (1 = highest return, N = ${n})` }), width };
 }
 
 /**
@@ -141,7 +124,7 @@ export async function mountFigureOne(onValues: (values: FigureOneValues) => void
   const error = document.getElementById('figure-1-error')!;
   const chart = document.getElementById('figure-1-chart')!;
   const table = document.getElementById('figure-1-values')!;
-  const { embed, vega } = vegaGlobals();
+  const vega = vegaGlobal();
   let view: VegaView | undefined;
   let drawnN = -1;
   const read = (name: string): number => Number((form.elements.namedItem(name) as HTMLInputElement).value);
@@ -164,12 +147,17 @@ export async function mountFigureOne(onValues: (values: FigureOneValues) => void
     const data = rows(values);
     if (view === undefined || drawnN !== values.n) {
       const width = Math.max(300, Math.min(1000, chart.clientWidth - 200));
-      view = (await embed(chart, spec(values.n, data, width), EMBED_OPTIONS)).view;
+      view = await mountChart(chart, {
+        spec: spec(values.n, width),
+        data: FIGURE_ONE_DATA,
+        rows: data,
+        fileName: 'figure-1',
+      });
       drawnN = values.n;
     } else {
       await view
         .change(
-          'occupancy',
+          FIGURE_ONE_DATA,
           vega
             .changeset()
             .remove(() => true)

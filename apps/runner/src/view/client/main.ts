@@ -1,9 +1,12 @@
 /// <reference lib="dom" />
+
+import { CURVE_DATA, HOVER_ARMED, LEGEND_PARAMS } from '../curve-chart-spec.js';
 import type { ChartData, ViewModel } from '../view-model.js';
-import { curveChartSpec, curveRows, curveTooltip, HOVER_ARMED, LEGEND_PARAMS } from './curve-chart.js';
+import { curveChartVega, curveRows, curveTooltip } from './curve-chart.js';
 import { type FigureOneValues, figureOneValues, mountFigureOne } from './figure-one.js';
 import { buildLegend, type LegendState } from './legend.js';
-import { countMarks, EMBED_OPTIONS, type VegaView, vegaGlobals } from './vega-globals.js';
+import { mountChart } from './mount-chart.js';
+import { countMarks, type VegaView } from './vega-globals.js';
 
 /** What the page exposes on `window.ftwView`, for the console and for the browser tests. */
 export interface PageApi {
@@ -37,7 +40,6 @@ const AHEAD = '300px';
 
 function start(): PageApi {
   const model = JSON.parse(document.getElementById('ftw-data')!.textContent!) as ViewModel;
-  const { embed } = vegaGlobals();
   const views = new Map<string, VegaView>();
   const chartMs: number[] = [];
   let state: LegendState;
@@ -67,19 +69,20 @@ function start(): PageApi {
     const done = queue.then(async () => {
       const started = performance.now();
       const target = document.querySelector<HTMLElement>(`#${id} .vega`)!;
-      const rows = curveRows(chart, model.groups);
-      const width = Math.max(300, target.clientWidth - 36);
-      const result = await embed(target, curveChartSpec(chart, model.groups, rows, width, state), {
-        ...EMBED_OPTIONS,
-        tooltip: { ...EMBED_OPTIONS.tooltip, formatTooltip: curveTooltip(chart.axis) },
+      const view = await mountChart(target, {
+        spec: curveChartVega(chart, model.groups, Math.max(300, target.clientWidth), state),
+        data: CURVE_DATA,
+        rows: curveRows(chart, model.groups),
+        formatTooltip: curveTooltip(chart.axis),
+        fileName: chart.metric,
       });
-      views.set(id, result.view);
+      views.set(id, view);
       // The hover's points are built when the pointer first comes over the chart (see HOVER_ARMED).
       target.addEventListener(
         'pointerenter',
         () => {
-          result.view.signal(HOVER_ARMED, true);
-          void result.view.runAsync();
+          view.signal(HOVER_ARMED, true);
+          void view.runAsync();
         },
         { once: true },
       );

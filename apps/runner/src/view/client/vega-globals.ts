@@ -6,7 +6,11 @@ export interface VegaView {
   runAsync(): Promise<VegaView>;
   scenegraph(): { root: SceneNode };
   change(name: string, changes: unknown): VegaView;
+  insert(name: string, values: readonly object[]): VegaView;
   data(name: string): object[];
+  tooltip(handler: unknown): VegaView;
+  initialize(element: HTMLElement): VegaView;
+  toImageURL(type: 'svg' | 'png', scaleFactor?: number): Promise<string>;
 }
 
 /** A node of Vega's scenegraph: a mark (with items) or an item (possibly a group with marks). */
@@ -17,27 +21,25 @@ export interface SceneNode {
   items?: SceneNode[];
 }
 
-interface VegaGlobal {
+/** The parts of the `vega` global the page uses. */
+export interface VegaGlobal {
+  parse(spec: object): object;
+  View: new (
+    runtime: object,
+    options: { renderer: 'canvas' | 'svg' | 'none'; logLevel?: number },
+  ) => VegaView;
+  Warn: number;
   changeset(): { remove(filter: () => boolean): { insert(values: object[]): unknown } };
 }
 
-type Embed = (element: HTMLElement, spec: object, options: object) => Promise<{ view: VegaView }>;
-
-/** The globals that the inlined Vega, Vega-Lite and vega-embed scripts define. */
-export function vegaGlobals(): { readonly embed: Embed; readonly vega: VegaGlobal } {
-  const g = globalThis as unknown as { vegaEmbed?: Embed; vega?: VegaGlobal };
-  if (g.vegaEmbed === undefined || g.vega === undefined) {
-    throw new Error('Vega did not load: the page is missing its inlined vega / vega-embed scripts');
+/** The `vega` global that the inlined Vega script defines. */
+export function vegaGlobal(): VegaGlobal {
+  const g = globalThis as unknown as { vega?: VegaGlobal };
+  if (g.vega === undefined) {
+    throw new Error('Vega did not load: the page is missing its inlined vega script');
   }
-  return { embed: g.vegaEmbed, vega: g.vega };
+  return g.vega;
 }
-
-/** Options of every embed: canvas (fast with many points), export menu only (no editor link: no network). */
-export const EMBED_OPTIONS = {
-  renderer: 'canvas',
-  actions: { export: true, source: false, compiled: false, editor: false },
-  tooltip: { theme: 'light' },
-} as const;
 
 /**
  * Counts the items of line, area and point marks in a view's scenegraph (axes and legends excluded): what a

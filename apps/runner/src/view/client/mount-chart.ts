@@ -1,0 +1,58 @@
+/// <reference lib="dom" />
+import { Handler } from 'vega-tooltip';
+import { type VegaView, vegaGlobal } from './vega-globals.js';
+
+/** What a chart draws: its Vega specification (a filled template) and the rows of its one data set. */
+export interface ChartInput {
+  /** A Vega specification (compiled from Vega-Lite when the runner was built; see vega-templates.ts). */
+  readonly spec: object;
+  /** The data set the rows go to. */
+  readonly data: string;
+  readonly rows: readonly object[];
+  /** Writes the tooltip's HTML from the hovered value (vega-tooltip's `formatTooltip`); its default if absent. */
+  readonly formatTooltip?: (value: unknown, sanitize: (value: unknown) => string) => string;
+  /** The file name of the exported SVG and PNG, without extension. */
+  readonly fileName: string;
+}
+
+/**
+ * Draws a Vega chart into an element, as vega-embed would without Vega-Lite: parses the specification,
+ * makes a canvas view with vega-tooltip's tooltips, inserts the rows, runs it, and adds links that export
+ * the chart as SVG or PNG (made when clicked, from the view: no request).
+ *
+ * @param element - where the chart goes (its content is replaced)
+ * @param input - the specification, data and tooltip
+ * @returns the drawn view
+ * @throws Error from Vega when the specification is invalid
+ */
+export async function mountChart(element: HTMLElement, input: ChartInput): Promise<VegaView> {
+  const vega = vegaGlobal();
+  const view = new vega.View(vega.parse(input.spec), { renderer: 'canvas', logLevel: vega.Warn });
+  view.tooltip(
+    new Handler({
+      theme: 'light',
+      ...(input.formatTooltip === undefined ? {} : { formatTooltip: input.formatTooltip }),
+    }).call,
+  );
+  view.insert(input.data, input.rows);
+  element.replaceChildren();
+  const plot = document.createElement('div');
+  element.append(plot);
+  await view.initialize(plot).runAsync();
+  const links = document.createElement('div');
+  links.className = 'export';
+  for (const type of ['svg', 'png'] as const) {
+    const a = document.createElement('a');
+    a.href = '#';
+    a.textContent = type.toUpperCase();
+    a.download = `${input.fileName}.${type}`;
+    a.title = `Save this chart as ${type.toUpperCase()}`;
+    // The image is made when the button is pressed, before the click follows the link.
+    a.addEventListener('mousedown', async () => {
+      a.href = await view.toImageURL(type, type === 'png' ? 2 : 1);
+    });
+    links.append(a);
+  }
+  element.append(links);
+  return view;
+}

@@ -1,0 +1,139 @@
+/** The legend's state: what is hidden. Vega parameters (signals) of every chart, set by the legend. */
+export const LEGEND_PARAMS = [
+  'hiddenRuns',
+  'hiddenMethods',
+  'hiddenGroups',
+  'hiddenSeeds',
+  'showSeeds',
+  'showMean',
+] as const;
+
+/**
+ * The parameter that arms a chart's hover: the invisible mean points that the nearest-point tooltip picks
+ * from (and their Voronoi cells) are built only once it is true, which the page sets when the pointer first
+ * enters the chart.
+ */
+export const HOVER_ARMED = 'hoverArmed';
+
+/** The name of a chart's data set, whose rows the page inserts (see `curveRows` in client/curve-chart.ts). */
+export const CURVE_DATA = 'rows';
+
+/**
+ * The width the templates are compiled with; the page sets each chart's own (a fixed width draws once;
+ * `container` would draw twice).
+ */
+export const TEMPLATE_WIDTH = 600;
+
+/**
+ * The holes of a learning-curve chart's template (see fill-template.ts), filled in the page: the y-axis
+ * title, the colour scale of the whole page (group labels and their colours), the per-seed lines' opacity
+ * and the legend's state when the chart is drawn.
+ */
+export const CURVE_HOLES = ['yTitle', 'colorDomain', 'colorRange', 'seedOpacity', ...LEGEND_PARAMS] as const;
+
+/**
+ * The Vega-Lite specification of one learning-curve chart, with holes (`@@name` strings, see
+ * {@link CURVE_HOLES}) where a page's charts differ: the 95% band, thin per-seed lines and the thick mean
+ * line of each group, coloured by group with one colour scale for the whole page; the legend's parameters
+ * filter what is drawn; scroll and drag zoom and pan the x axis; hovering shows the nearest mean point's
+ * values, or a seed curve's run and seed (the hovered row, written by `curveTooltip`).
+ *
+ * It is compiled to Vega when the runner is built (vega-templates.ts), never in the page nor in a run:
+ * only its y scale changes the compiled structure, hence one template per `unitInterval`.
+ *
+ * @param unitInterval - true for a probability: the y axis spans [0, 1]; else it fits the data
+ * @param width - the plot's width in pixels (the page sets each chart's own on the compiled template)
+ * @returns the specification, reading its rows from the data set {@link CURVE_DATA}
+ * @example
+ * ```ts
+ * compile(curveChartSpec(true)).spec; // a Vega spec with '@@yTitle', ['@@colorDomain'], …
+ * ```
+ */
+export function curveChartSpec(unitInterval: boolean, width = TEMPLATE_WIDTH): object {
+  const color = {
+    field: 'label',
+    type: 'nominal',
+    scale: { domain: ['@@colorDomain'], range: ['@@colorRange'] },
+    legend: null,
+  };
+  const x = {
+    field: 'x',
+    type: 'quantitative',
+    title: 'environment steps',
+    axis: { format: ',.0f' },
+  };
+  const y = {
+    field: 'y',
+    type: 'quantitative',
+    title: '@@yTitle',
+    scale: unitInterval ? { domain: [0, 1] } : { zero: false },
+  };
+  const visible =
+    'indexof(hiddenRuns, datum.run) < 0 && indexof(hiddenMethods, datum.method) < 0 && indexof(hiddenGroups, datum.g) < 0';
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    width,
+    height: 250,
+    autosize: { type: 'fit-x', contains: 'padding' },
+    // Canvas drawing has no accessibility tree: without this Vega-Lite writes a text description of every
+    // point of every curve (formatting its numbers) each time a chart is drawn.
+    config: { aria: false },
+    data: { name: CURVE_DATA },
+    params: [
+      ...LEGEND_PARAMS.map((name) => ({ name, value: `@@${name}` })),
+      // False until the pointer first enters the chart (see HOVER_ARMED): the nearest-point hover needs a
+      // Voronoi diagram of the mean points, a quarter of a chart's drawing time, for no visible mark.
+      { name: HOVER_ARMED, value: false },
+    ],
+    transform: [{ filter: visible }],
+    layer: [
+      {
+        transform: [{ filter: "showMean && datum.kind === 'mean' && isValid(datum.lo)" }],
+        mark: { type: 'area', opacity: 0.18, clip: true },
+        encoding: { x, y: { ...y, field: 'lo' }, y2: { field: 'hi' }, color, detail: { field: 'curve' } },
+      },
+      {
+        transform: [{ filter: "showSeeds && datum.kind === 'seed' && indexof(hiddenSeeds, datum.seed) < 0" }],
+        // Many seeds overlap into a solid cloud: the more seeds, the fainter each one (@@seedOpacity).
+        // The tooltip is the row itself, written out on hover by curveTooltip: a formatted tooltip encoding
+        // would format every point of every curve when the chart is drawn.
+        mark: {
+          type: 'line',
+          strokeWidth: 1,
+          opacity: '@@seedOpacity',
+          clip: true,
+          tooltip: { expr: 'datum' },
+        },
+        encoding: { x, y, color, detail: { field: 'curve' } },
+      },
+      {
+        // A white halo under each mean line keeps it readable over the seeds' cloud.
+        transform: [{ filter: "showMean && datum.kind === 'mean'" }],
+        mark: { type: 'line', strokeWidth: 5, color: 'white', opacity: 0.9, clip: true },
+        encoding: { x, y, detail: { field: 'curve' } },
+      },
+      {
+        transform: [{ filter: "showMean && datum.kind === 'mean'" }],
+        params: [{ name: 'zoom', select: { type: 'interval', encodings: ['x'] }, bind: 'scales' }],
+        mark: { type: 'line', strokeWidth: 2.4, clip: true },
+        encoding: { x, y, color, detail: { field: 'curve' } },
+      },
+      {
+        transform: [{ filter: `${HOVER_ARMED} && showMean && datum.kind === 'mean'` }],
+        params: [
+          {
+            name: 'hover',
+            select: { type: 'point', on: 'pointerover', nearest: true, clear: 'pointerout' },
+          },
+        ],
+        mark: { type: 'point', filled: true, size: 60, clip: true, tooltip: { expr: 'datum' } },
+        encoding: {
+          x,
+          y,
+          color,
+          opacity: { condition: { param: 'hover', empty: false, value: 1 }, value: 0 },
+        },
+      },
+    ],
+  };
+}
