@@ -20,6 +20,26 @@ describe('ColumnArena', () => {
     expect(last.offset).toBe(0);
   });
 
+  it('starts with a 4 KiB slab and doubles each next one up to 256 KiB, and fits a block larger than the next size', () => {
+    const arena = new ColumnArena();
+    const sizes: number[] = [];
+    let buffer: ArrayBuffer | undefined;
+    for (let k = 0; k < 200_000 && sizes.length < 9; k++) {
+      const block = arena.reserve(8);
+      arena.commit();
+      if (block.buffer !== buffer) {
+        buffer = block.buffer;
+        sizes.push(buffer.byteLength);
+      }
+    }
+    expect(sizes).toEqual([4096, 8192, 16384, 32768, 65536, 131072, 262144, 262144, 262144]);
+    const fresh = new ColumnArena();
+    fresh.reserve(8);
+    fresh.commit();
+    const big = fresh.reserve(20_000);
+    expect([big.buffer.byteLength, big.offset]).toEqual([32768, 0]);
+  });
+
   it('reuses a block that was reserved but not committed', () => {
     const arena = new ColumnArena();
     const refused = arena.reserve(40);

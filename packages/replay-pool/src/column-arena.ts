@@ -1,12 +1,15 @@
-/** Bytes per shared slab: room for about 2,000 trajectories of 8 steps. */
+/** Bytes of the largest shared slab: room for about 2,000 trajectories of 8 steps. */
 const SLAB_BYTES = 1 << 18;
+/** Bytes of an arena's first slab; each next one is twice the last, up to {@link SLAB_BYTES}. */
+const FIRST_SLAB_BYTES = 1 << 12;
 /** Blocks above this size get an ArrayBuffer of their own, so one long trajectory never strands a slab. */
 const LARGE_BLOCK_BYTES = SLAB_BYTES >>> 3;
 
 /**
  * Bump allocator of the byte blocks that hold trajectories' columns. Allocating an ArrayBuffer costs
  * microseconds in V8 (an off-heap allocation tracked by the garbage collector), far more than copying a
- * short trajectory, so small blocks are carved out of shared 256 KiB slabs instead. A FIFO pool frees
+ * short trajectory, so small blocks are carved out of shared slabs instead: 4 KiB first, each next twice the last, up to
+ * 256 KiB (a small pool, such as one per seed of a short run, never zeroes a large slab it won't fill). A FIFO pool frees
  * trajectories in allocation order, so slabs die whole and memory stays bounded: held bytes plus at
  * most two partly used slabs (a caller that keeps an evicted trajectory keeps its slab alive).
  *
@@ -28,7 +31,9 @@ export class ColumnArena {
       return { buffer: new ArrayBuffer(bytes), offset: 0 };
     }
     if (this.#used + bytes > this.#slab.byteLength) {
-      this.#slab = new ArrayBuffer(SLAB_BYTES);
+      let size = Math.min(SLAB_BYTES, Math.max(FIRST_SLAB_BYTES, 2 * this.#slab.byteLength));
+      while (size < bytes) size *= 2;
+      this.#slab = new ArrayBuffer(size);
       this.#used = 0;
     }
     this.#reserved = bytes;

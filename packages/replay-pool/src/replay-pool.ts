@@ -82,7 +82,7 @@ export class ReplayPool implements Iterable<Trajectory> {
   #next = new Int32Array(0);
   #previous = new Int32Array(0);
   readonly #buckets = new Map<number, number>();
-  readonly #index: SelectableIndex;
+  readonly #index = new IndexView();
 
   /**
    * @param options - capacity and optional version-lag bound
@@ -96,22 +96,6 @@ export class ReplayPool implements Iterable<Trajectory> {
     const capacity = checkInteger(options.capacity, 'capacity', 1, MAX_CAPACITY);
     const lag = options.maxVersionLag;
     const maxVersionLag = lag === undefined ? undefined : checkInteger(lag, 'maxVersionLag', 0, MAX_VERSION);
-    const pool = this;
-    this.#index = {
-      get size(): number {
-        return pool.#maxVersionLag === undefined ? pool.#size : pool.#denseSize;
-      },
-      positionAt(k: number): number {
-        if (pool.#maxVersionLag === undefined) return k;
-        const position = pool.#dense[k]! - pool.#head;
-        return position < 0 ? position + pool.#capacity : position;
-      },
-      returnAt(k: number): number {
-        return pool.#maxVersionLag === undefined
-          ? pool.#returns[pool.#head + k]!
-          : pool.#returns[pool.#dense[k]!]!;
-      },
-    };
     this.#adopt({ capacity, maxVersionLag, pushedCount: 0, evictedCount: 0, trajectories: [] });
   }
 
@@ -410,8 +394,16 @@ export class ReplayPool implements Iterable<Trajectory> {
   selectableIndex(currentVersion: number): SelectableIndex {
     const version = checkInteger(currentVersion, 'currentVersion', 0, MAX_VERSION);
     this.#checkNewest(version, 'the newest policy version in the pool');
-    if (this.#maxVersionLag !== undefined) this.#advanceWindow(version);
-    return this.#index;
+    const index = this.#index;
+    if (this.#maxVersionLag === undefined) {
+      index.size = this.#size;
+      index.view(this.#returns, this.#head, undefined, this.#capacity);
+    } else {
+      this.#advanceWindow(version);
+      index.size = this.#denseSize;
+      index.view(this.#returns, this.#head, this.#dense, this.#capacity);
+    }
+    return index;
   }
 
   /**
@@ -716,5 +708,39 @@ export class ReplayPool implements Iterable<Trajectory> {
       this.#previous = new Int32Array(capacity);
     }
     for (let position = 0; position < trajectories.length; position++) this.#enter(position);
+  }
+}
+
+/**
+ * The {@link SelectableIndex} a pool hands out: plain fields set from the pool's state by each
+ * `selectableIndex` call (a view valid until the pool changes), so that `returnAt` and `positionAt` are
+ * one or two array reads a sampler's loop can inline.
+ */
+class IndexView implements SelectableIndex {
+  size = 0;
+  #returns = new Float64Array(0);
+  #head = 0;
+  #capacity = 1;
+  /** Ring slots of the selectable trajectories under `maxVersionLag`; undefined: every held one, in order. */
+  #dense: Int32Array | undefined = undefined;
+
+  view(returns: Float64Array, head: number, dense: Int32Array | undefined, capacity: number): void {
+    this.#returns = returns;
+    this.#head = head;
+    this.#dense = dense;
+    this.#capacity = capacity;
+  }
+
+  positionAt(k: number): number {
+    const dense = this.#dense;
+    if (dense === undefined) return k;
+    const position = dense[k]! - this.#head;
+    return position < 0 ? position + this.#capacity : position;
+  }
+
+  returnAt(k: number): number {
+    const dense = this.#dense;
+    // The returns are stored twice over (slot and slot + capacity), so head + k needs no wrap.
+    return dense === undefined ? this.#returns[this.#head + k]! : this.#returns[dense[k]!]!;
   }
 }
