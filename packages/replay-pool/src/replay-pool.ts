@@ -718,7 +718,7 @@ export class ReplayPool implements Iterable<Trajectory> {
  */
 class IndexView implements SelectableIndex {
   size = 0;
-  #returns = new Float64Array(0);
+  #returns: Float64Array = new Float64Array(0);
   #head = 0;
   #capacity = 1;
   /** Ring slots of the selectable trajectories under `maxVersionLag`; undefined: every held one, in order. */
