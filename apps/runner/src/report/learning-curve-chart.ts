@@ -1,5 +1,5 @@
-import type { TopLevelSpec } from 'vega-lite';
 import type { BandPoint } from '../stats/curve-band.js';
+import type { ChartSpec } from './chart-spec.js';
 
 /** Options of {@link learningCurveChart}. */
 export interface LearningCurveOptions {
@@ -20,55 +20,59 @@ export interface LearningCurveOptions {
 }
 
 /**
- * A Vega-Lite specification of learning curves: one line per series (the mean over seeds) over a shaded
- * 95% confidence band, against environment samples, so methods are compared at equal sampling budgets.
+ * A learning-curve chart: one line per series (the mean over seeds) over a shaded 95% confidence band,
+ * against environment samples (an x axis from 0), so methods are compared at equal sampling budgets. Series
+ * keep the order of their first point; the legend and colours follow it. Draw it with `renderSvg`.
  *
- * @param points - averaged points (see `curveBand`)
+ * @param points - averaged points (see `curveBand`), grouped by series, each series' samples ascending
  * @param options - titles and axis
- * @returns the specification, ready for `renderSvg`
+ * @returns the chart's specification (no points: a chart that says it has nothing to draw)
+ * @throws RangeError when a point's samples, mean, lower or upper is not a finite number
  * @example
  * ```ts
- * learningCurveChart(curveBand('ftw', [1, 2], [[0.5, 0.6]]), { title: 'FTW', yTitle: 'P(optimal)' });
+ * renderSvg(learningCurveChart(curveBand('ftw', [1, 2], [[0.5, 0.6]]), { title: 'FTW', yTitle: 'P(optimal)' }));
+ * // '<svg xmlns="http://www.w3.org/2000/svg" …'
  * ```
  */
-export function learningCurveChart(
-  points: readonly BandPoint[],
-  options: LearningCurveOptions,
-): TopLevelSpec {
-  const order = [...new Set(points.map((p) => p.series))];
-  const color = {
-    field: 'series',
-    type: 'nominal',
-    title: options.legend ?? 'method',
-    sort: order,
-    legend: { labelLimit: 320, symbolType: 'stroke', symbolStrokeWidth: 2, symbolOpacity: 1 },
-  } as const;
-  const x = { field: 'samples', type: 'quantitative', title: 'environment samples' } as const;
-  const scale =
-    options.logScale === true
-      ? { type: 'log' as const }
-      : options.unitInterval === true
-        ? { domain: [0, 1] }
-        : { zero: false };
-  const line = {
-    mark: { type: 'line' as const, strokeWidth: 1.5 },
-    encoding: { x, y: { field: 'mean', type: 'quantitative' as const, title: options.yTitle, scale }, color },
-  };
-  const band = {
-    mark: { type: 'area' as const, opacity: order.length > 4 ? 0.08 : 0.15 },
-    encoding: {
-      x,
-      y: { field: 'lower', type: 'quantitative' as const, title: options.yTitle, scale },
-      y2: { field: 'upper' },
-      color,
-    },
-  };
+export function learningCurveChart(points: readonly BandPoint[], options: LearningCurveOptions): ChartSpec {
+  const bySeries = new Map<string, { x: number[]; mean: number[]; lower: number[]; upper: number[] }>();
+  for (const [i, p] of points.entries()) {
+    for (const field of ['samples', 'mean', 'lower', 'upper'] as const) {
+      if (!Number.isFinite(p[field])) {
+        throw new RangeError(`points[${i}].${field} must be a finite number, got ${p[field]}`);
+      }
+    }
+    let series = bySeries.get(p.series);
+    if (series === undefined) {
+      series = { x: [], mean: [], lower: [], upper: [] };
+      bySeries.set(p.series, series);
+    }
+    series.x.push(p.samples);
+    series.mean.push(p.mean);
+    series.lower.push(p.lower);
+    series.upper.push(p.upper);
+  }
+  const band = options.band !== false;
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: options.title, subtitle: [...(options.subtitle ?? [])], anchor: 'start' },
+    title: options.title,
+    subtitle: [...(options.subtitle ?? [])],
     width: 560,
     height: 300,
-    data: { values: points.map((p) => ({ ...p })) },
-    layer: options.band === false ? [line] : [band, line],
+    x: { title: 'environment samples', zero: true },
+    y:
+      options.logScale === true
+        ? { title: options.yTitle, type: 'log' }
+        : options.unitInterval === true
+          ? { title: options.yTitle, domain: [0, 1] }
+          : { title: options.yTitle },
+    legend: options.legend ?? 'method',
+    symbol: 'stroke',
+    bandOpacity: bySeries.size > 4 ? 0.08 : 0.15,
+    series: [...bySeries].map(([name, s]) => ({
+      name,
+      x: s.x,
+      line: s.mean,
+      ...(band ? { band: { lower: s.lower, upper: s.upper } } : {}),
+    })),
   };
 }

@@ -1,4 +1,4 @@
-import type { TopLevelSpec } from 'vega-lite';
+import type { ChartSpec } from './chart-spec.js';
 
 /** One point of Figure 1: a (C, K) pair's occupancy at one rank, exact and simulated. */
 export interface OccupancyPoint {
@@ -13,47 +13,40 @@ export interface OccupancyPoint {
 }
 
 /**
- * The Vega-Lite specification of the paper's Figure 1: exact rank-occupancy curves, one colour per (C, K),
- * with Monte Carlo estimates drawn as points over them.
+ * The paper's Figure 1: exact rank-occupancy curves, one colour per (C, K), with Monte Carlo estimates
+ * drawn as dots over them. Draw it with `renderSvg`.
  *
- * @param n - pool size N (for the title)
- * @param points - the curves' points, all ranks of every pair
+ * @param n - pool size N (for the title and the x axis, [1, N])
+ * @param points - the curves' points, all ranks of every pair, grouped by pair
  * @param draws - Monte Carlo minibatches per pair (for the subtitle)
- * @returns the specification, ready for `renderSvg`
+ * @returns the chart's specification
  * @example
  * ```ts
- * occupancyChart(128, [{ pair: 'C=4, K=1', rank: 1, exact: 0.03125, monteCarlo: 0.0311 }], 100000);
+ * renderSvg(occupancyChart(128, [{ pair: 'C=4, K=1', rank: 1, exact: 0.03125, monteCarlo: 0.0311 }], 100000));
+ * // '<svg xmlns="http://www.w3.org/2000/svg" …'
  * ```
  */
-export function occupancyChart(n: number, points: readonly OccupancyPoint[], draws: number): TopLevelSpec {
-  const pairs = [...new Set(points.map((p) => p.pair))];
-  const color = { field: 'pair', type: 'nominal', title: '(C, K)', sort: pairs } as const;
-  const x = {
-    field: 'rank',
-    type: 'quantitative' as const,
-    title: 'rank r (1 = highest return)',
-    scale: { domain: [1, n], nice: false },
-  };
+export function occupancyChart(n: number, points: readonly OccupancyPoint[], draws: number): ChartSpec {
+  const byPair = new Map<string, { x: number[]; exact: number[]; dots: (number | null)[] }>();
+  for (const p of points) {
+    let pair = byPair.get(p.pair);
+    if (pair === undefined) {
+      pair = { x: [], exact: [], dots: [] };
+      byPair.set(p.pair, pair);
+    }
+    pair.x.push(p.rank);
+    pair.exact.push(p.exact);
+    pair.dots.push(p.monteCarlo);
+  }
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: {
-      text: `Selection probability by rank, N = ${n} (Eq. 5)`,
-      subtitle: `lines: exact P(r | N, C, K); points: Monte Carlo, ${draws} minibatches per pair`,
-      anchor: 'start',
-    },
+    title: `Selection probability by rank, N = ${n} (Eq. 5)`,
+    subtitle: [`lines: exact P(r | N, C, K); points: Monte Carlo, ${draws} minibatches per pair`],
     width: 560,
     height: 320,
-    data: { values: points.map((p) => ({ ...p })) },
-    layer: [
-      {
-        mark: { type: 'line', strokeWidth: 1.5 },
-        encoding: { x, y: { field: 'exact', type: 'quantitative', title: 'P(r | N, C, K)' }, color },
-      },
-      {
-        transform: [{ filter: 'datum.monteCarlo !== null' }],
-        mark: { type: 'point', size: 14, filled: true, opacity: 0.8 },
-        encoding: { x, y: { field: 'monteCarlo', type: 'quantitative' }, color },
-      },
-    ],
+    x: { title: 'rank r (1 = highest return)', domain: [1, n] },
+    y: { title: 'P(r | N, C, K)', zero: true },
+    legend: '(C, K)',
+    symbol: 'dot',
+    series: [...byPair].map(([name, p]) => ({ name, x: p.x, line: p.exact, dots: p.dots })),
   };
 }
