@@ -18,25 +18,36 @@ const LARGE_BLOCK_BYTES = SLAB_BYTES >>> 3;
  */
 export class ColumnArena {
   #slab = new ArrayBuffer(0);
+  #slabViews = new SlabViews(this.#slab);
   #used = 0;
   #reserved = 0;
+  /**
+   * Views of the whole buffer of the block the last `reserve` returned, so that a caller writes its
+   * columns at element offsets instead of creating views of its own (a typed-array view costs about as
+   * much as copying a short trajectory). Valid until the next `reserve`.
+   */
+  views: SlabViews = this.#slabViews;
 
   /**
    * @param bytes - block size, a multiple of 8
-   * @returns the buffer and 8-aligned byte offset of the block
+   * @returns the buffer and 8-aligned byte offset of the block (see also `views`)
    */
   reserve(bytes: number): { buffer: ArrayBuffer; offset: number } {
     if (bytes > LARGE_BLOCK_BYTES) {
       this.#reserved = 0;
-      return { buffer: new ArrayBuffer(bytes), offset: 0 };
+      const buffer = new ArrayBuffer(bytes);
+      this.views = new SlabViews(buffer);
+      return { buffer, offset: 0 };
     }
     if (this.#used + bytes > this.#slab.byteLength) {
       let size = Math.min(SLAB_BYTES, Math.max(FIRST_SLAB_BYTES, 2 * this.#slab.byteLength));
       while (size < bytes) size *= 2;
       this.#slab = new ArrayBuffer(size);
+      this.#slabViews = new SlabViews(this.#slab);
       this.#used = 0;
     }
     this.#reserved = bytes;
+    this.views = this.#slabViews;
     return { buffer: this.#slab, offset: this.#used };
   }
 
@@ -44,5 +55,19 @@ export class ColumnArena {
   commit(): void {
     this.#used += this.#reserved;
     this.#reserved = 0;
+  }
+}
+
+/** Float64, Int32 and Uint32 views of one whole buffer. */
+export class SlabViews {
+  readonly float64: Float64Array;
+  readonly int32: Int32Array;
+  readonly uint32: Uint32Array;
+
+  /** @param buffer - a buffer whose length is a multiple of 8 */
+  constructor(buffer: ArrayBuffer) {
+    this.float64 = new Float64Array(buffer);
+    this.int32 = new Int32Array(buffer);
+    this.uint32 = new Uint32Array(buffer);
   }
 }

@@ -178,9 +178,12 @@ export function storeTrajectory(input: TrajectoryInput, arena: ColumnArena): Sto
 
   const floatBytes = 8 * (steps + observationCount);
   const { buffer, offset } = arena.reserve(floatBytes + 8 * steps);
-  const logProbColumn = new Float64Array(buffer, offset, steps);
-  const actionColumn = new Int32Array(buffer, offset + floatBytes, steps);
-  const versionColumn = new Uint32Array(buffer, offset + floatBytes + 4 * steps, steps);
+  // The columns are written through views of the whole buffer, at element offsets: a new view per
+  // column would cost more than the copy for a short trajectory.
+  const { float64, int32, uint32 } = arena.views;
+  const logProbAt = offset >>> 3;
+  const actionAt = (offset + floatBytes) >>> 2;
+  const versionAt = actionAt + steps;
 
   for (let i = 0; i < steps; i++) {
     const a = actions[i];
@@ -189,7 +192,7 @@ export function storeTrajectory(input: TrajectoryInput, arena: ColumnArena): Sto
         `trajectory.actions[${i}] must be an integer in [0, ${MAX_ACTION}], got ${describeValue(a)}`,
       );
     }
-    actionColumn[i] = a;
+    int32[actionAt + i] = a;
   }
 
   for (let i = 0; i < steps; i++) {
@@ -199,7 +202,7 @@ export function storeTrajectory(input: TrajectoryInput, arena: ColumnArena): Sto
         `trajectory.logProbs[${i}] must be a finite log-probability <= 0, got ${describeValue(p)}`,
       );
     }
-    logProbColumn[i] = p;
+    float64[logProbAt + i] = p;
   }
 
   let minVersion = MAX_VERSION;
@@ -210,7 +213,7 @@ export function storeTrajectory(input: TrajectoryInput, arena: ColumnArena): Sto
         `trajectory.versions must be an integer in [0, ${MAX_VERSION}] or one per step, got ${describeValue(versions)}`,
       );
     }
-    versionColumn.fill(versions);
+    uint32.fill(versions, versionAt, versionAt + steps);
     minVersion = maxVersion = versions;
   } else {
     for (let i = 0; i < steps; i++) {
@@ -220,14 +223,14 @@ export function storeTrajectory(input: TrajectoryInput, arena: ColumnArena): Sto
           `trajectory.versions[${i}] must be an integer in [0, ${MAX_VERSION}], got ${describeValue(v)}`,
         );
       }
-      versionColumn[i] = v;
+      uint32[versionAt + i] = v;
       if (v < minVersion) minVersion = v;
       if (v > maxVersion) maxVersion = v;
     }
   }
 
   if (observations !== undefined) {
-    const observationColumn = new Float64Array(buffer, offset + 8 * steps, observationCount);
+    const observationAt = logProbAt + steps;
     for (let i = 0; i < observationCount; i++) {
       const x = observations[i];
       if (typeof x !== 'number' || !Number.isFinite(x)) {
@@ -235,7 +238,7 @@ export function storeTrajectory(input: TrajectoryInput, arena: ColumnArena): Sto
           `trajectory.observations[${i}] must be a finite number, got ${describeValue(x)}`,
         );
       }
-      observationColumn[i] = x;
+      float64[observationAt + i] = x;
     }
   }
 
