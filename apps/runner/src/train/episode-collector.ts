@@ -73,7 +73,7 @@ export class EpisodeCollector {
    */
   collect(version: number, random: () => number): CollectedBatch {
     const env = this.#env;
-    const regretOf = env.stepRegret === undefined ? null : env.stepRegret.bind(env);
+    const hasRegret = env.stepRegret !== undefined;
     const distribution = this.#distribution;
     let steps = 0;
     let returnSum = 0;
@@ -84,7 +84,7 @@ export class EpisodeCollector {
       let total = 0;
       for (;;) {
         distribution.of(this.#policy, observation);
-        if (regretOf !== null) regret += regretOf(observation, distribution.probabilities);
+        if (hasRegret) regret += env.stepRegret!(observation, distribution.probabilities);
         const action = distribution.sample(random());
         if (length === this.#actions.length) this.#growScratch();
         this.#observations[length] = observation;
@@ -116,7 +116,7 @@ export class EpisodeCollector {
       steps += length;
       returnSum += total;
     }
-    return { steps, returnSum, regret: regretOf === null ? null : regret };
+    return { steps, returnSum, regret: hasRegret ? regret : null };
   }
 
   #growScratch(): void {

@@ -168,7 +168,7 @@ export class FtwUpdater implements Updater {
       steps += trajectory.length;
     }
     if (total === 0 && config.beta === 0) {
-      this.#selected.fill(undefined);
+      this.#release(size);
       return null;
     }
     const rows = this.#rows;
@@ -199,7 +199,7 @@ export class FtwUpdater implements Updater {
       view.selected.fill(0);
       view.weights.fill(0);
     }
-    this.#selected.fill(undefined);
+    this.#release(size);
     const poolStaleness = pool.staleness(version).trajectoryAge.mean;
     const loss = this.#descend(steps, view, total > 0 ? 'mean' : 'sum');
     const eliteMean = total > 0 ? sum / total : null;
@@ -213,6 +213,11 @@ export class FtwUpdater implements Updater {
       selectionStaleness: total > 0 ? ageSum / total : null,
       loss,
     };
+  }
+
+  /** Drops the records of the `size` selected trajectories (a loop: `fill` costs more for a few). */
+  #release(size: number): void {
+    for (let i = 0; i < size; i++) this.#selected[i] = undefined;
   }
 
   /** The reference parameters of this update, and the snapshot kept for the next one. */
@@ -265,7 +270,7 @@ export class FtwUpdater implements Updater {
       const parameters = policy.parameters;
       if (this.#grad.length < parameters.length) this.#grad = new Float64Array(2 * parameters.length);
       const grad = this.#grad;
-      grad.fill(0, 0, parameters.length);
+      for (let i = 0; i < parameters.length; i++) grad[i] = 0; // a loop: fill() costs more for a few
       for (let r = 0; r < rows; r++) policy.backward(observations[r]!, result.grad, r * A, grad);
       this.#optimizer.step(parameters, grad);
     }

@@ -162,8 +162,9 @@ export function trainSeed(
     if (batch.regret !== null) regret = (regret ?? 0) + batch.regret;
     const parameters = policy.parameters;
     if (before.length < parameters.length) before = new Float64Array(2 * parameters.length);
-    before.set(parameters);
-    before.fill(0, parameters.length);
+    // Loops: set() and fill() cost more than the copy for the few parameters of a small policy.
+    for (let i = 0; i < parameters.length; i++) before[i] = parameters[i]!;
+    for (let i = parameters.length; i < before.length; i++) before[i] = 0;
     const stats = updater.update(collector.episodes, version);
     if (stats !== null) version++;
     const moved = stats === null ? NO_SHIFT : shift();
