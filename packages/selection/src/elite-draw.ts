@@ -376,6 +376,14 @@ const ITEM = 0x7fff_ffff;
 const PIVOT_SAMPLE = 256;
 
 /**
+ * Whether a draw of minibatches of C keeping K searches each minibatch whole, without a candidate pivot:
+ * when μ = K + 3√K + 3 candidates would not be few (μ > C/4). For K = 1, when C <= 27.
+ */
+export function searchesWholeMinibatch(batchSize: number, keep: number): boolean {
+  return 4 * (keep + 3 * Math.sqrt(keep) + 3) > batchSize;
+}
+
+/**
  * A score such that a minibatch of C items holds about μ = K + 3√K + 3 items scoring at least it (fewer
  * than K in well under 1% of minibatches): the ⌈S·μ/C⌉-th best of S evenly spaced pool items. −Infinity
  * (every item a candidate) when the candidates would not be few (μ > C/4) or the minibatches too few to
@@ -388,8 +396,8 @@ function candidatePivot(
   keep: number,
   minibatches: number,
 ): number {
+  if (searchesWholeMinibatch(batchSize, keep)) return Number.NEGATIVE_INFINITY;
   const expected = keep + 3 * Math.sqrt(keep) + 3;
-  if (4 * expected > batchSize) return Number.NEGATIVE_INFINITY;
   // Rank order (item i scores −i): the pivot keeps the ⌈n·μ/C⌉ best items exactly.
   if (scores === null) return -(Math.ceil((n * expected) / batchSize) - 1);
   const size = Math.min(n, PIVOT_SAMPLE, Math.floor((minibatches * batchSize) / 32));

@@ -18,8 +18,12 @@ const TWO_POW_32 = 4294967296;
 const TWO_POW_MINUS_32 = 1 / TWO_POW_32;
 const EXACT_PRODUCT_BOUND = 2 ** 21;
 
-/** Kept out of {@link IndexSource.index} so that it stays small enough to inline into the sampling loops. */
-function outOfRange(u: unknown): never {
+/**
+ * Throws the error for a value of a `() => number` source outside [0, 1) (internal). Kept out of
+ * {@link IndexSource.index} so that it stays small enough to inline into the sampling loops.
+ * @throws RangeError naming `random` and the value, always.
+ */
+export function outOfRange(u: unknown): never {
   throw new RangeError(`random must return numbers in [0, 1), got ${describeValue(u)}`);
 }
 
@@ -44,6 +48,14 @@ export class IndexSource {
   constructor(random: (() => number) | null, generator: IntegerGenerator | null) {
     this.#random = random;
     this.#generator = generator;
+  }
+
+  /**
+   * The `() => number` source, or null for a generator (internal): a loop that draws many indices can
+   * call it directly, giving what {@link IndexSource.index} gives, floor(u · bound) after checking u.
+   */
+  get uniform(): (() => number) | null {
+    return this.#random;
   }
 
   /** An integer uniform on 0..bound−1. */

@@ -1,6 +1,7 @@
 import { describeValue } from '@ftw/internal';
+import { bestOfEach } from './best-of-each.js';
 import { borrowDrawBuffers, releaseDrawBuffers } from './draw-buffers.js';
-import { oneShotDraw } from './elite-draw.js';
+import { oneShotDraw, searchesWholeMinibatch } from './elite-draw.js';
 import { type RandomSource, toIndexSource } from './random.js';
 import type { SelectionOptions } from './selection-options.js';
 import {
@@ -76,10 +77,29 @@ export function selectElites(
   const n = values.length;
   // checkSelectionOptions, unrolled so that no object is allocated for the checked values.
   const o = checkOptions(options);
-  checkSizes(n, o['batchSize'], o['keep'], 'returns.length');
-  const batches = checkPositiveInteger('batches', o['batches']);
+  const batches = o['batches'] as number;
   const batchSize = o['batchSize'] as number;
   const keep = o['keep'] as number;
+  // The common case in a few comparisons (for a number x, x >>> 0 === x && x !== 0: an integer in
+  // [1, 2^32 − 1], what checkPositiveInteger accepts); anything else goes through the checks that name
+  // the problem, in their order.
+  if (
+    !(
+      typeof batchSize === 'number' &&
+      typeof keep === 'number' &&
+      typeof batches === 'number' &&
+      batchSize >>> 0 === batchSize &&
+      keep >>> 0 === keep &&
+      batches >>> 0 === batches &&
+      keep !== 0 &&
+      batches !== 0 &&
+      keep <= batchSize &&
+      batchSize <= n
+    )
+  ) {
+    checkSizes(n, batchSize, keep, 'returns.length');
+    checkPositiveInteger('batches', batches);
+  }
   const threshold = checkThreshold(o['threshold']);
   const capacity = batches * keep;
   if (capacity > MAX_SELECTED) {
@@ -92,23 +112,41 @@ export function selectElites(
   }
   const source = toIndexSource(random);
   // Draw into borrowed buffers; `out` is written only once every draw has succeeded.
-  const buffers = borrowDrawBuffers(n).fit(n, batchSize, keep, 0, capacity, batches + 1);
-  const elite = oneShotDraw(values, n, batchSize, keep, threshold, source, batches, buffers);
-  const kept = elite.kept;
+  const buffers = borrowDrawBuffers(n);
+  let length = 0;
+  if (keep === 1 && searchesWholeMinibatch(batchSize, 1)) {
+    const draws = batches * batchSize;
+    buffers.fit(n, batchSize, 1, draws < n ? draws : batchSize, batches, batches + 1);
+    const floor = threshold ?? Number.NEGATIVE_INFINITY;
+    length = bestOfEach(values, n, batchSize, batches, floor, source, buffers);
+    releaseDrawBuffers(buffers);
+  } else {
+    buffers.fit(n, batchSize, keep, 0, capacity, batches + 1);
+    const elite = oneShotDraw(values, n, batchSize, keep, threshold, source, batches, buffers);
+    const kept = elite.kept;
+    const selected = buffers.selected;
+    const ends = buffers.ends;
+    for (let b = 0; b < batches; b++) {
+      const count = elite.next();
+      for (let i = 0; i < count; i++) selected[length++] = kept[i]!;
+      ends[b + 1] = length;
+    }
+    releaseDrawBuffers(elite.restore());
+  }
   const selected = buffers.selected;
   const ends = buffers.ends;
-  let length = 0;
-  for (let b = 0; b < batches; b++) {
-    const count = elite.next();
-    for (let i = 0; i < count; i++) selected[length++] = kept[i]!;
-    ends[b + 1] = length;
-  }
-  releaseDrawBuffers(elite.restore());
 
-  const indices = fits(out?.indices, length) ?? new Uint32Array(length);
+  const previous = out?.indices;
+  const indices = fits(previous, length) ?? new Uint32Array(length);
   let counts = fits(out?.counts, n);
-  if (counts === undefined) counts = new Uint32Array(n);
-  else counts.fill(0);
+  if (counts === undefined) {
+    counts = new Uint32Array(n);
+  } else if (previous instanceof Uint32Array) {
+    // An unmodified earlier result's counts are 0 outside its indices: clearing those is O(J·K), not O(n).
+    for (let i = 0; i < previous.length; i++) counts[previous[i]!] = 0;
+  } else {
+    counts.fill(0);
+  }
   const offsets = fits(out?.offsets, batches + 1) ?? new Uint32Array(batches + 1);
   offsets[0] = 0;
   for (let b = 1; b <= batches; b++) offsets[b] = ends[b]!;
