@@ -60,12 +60,14 @@ export class ColumnArena {
 
 /** Float64, Int32 and Uint32 views of one whole buffer. */
 export class SlabViews {
+  readonly buffer: ArrayBuffer;
   readonly float64: Float64Array;
   readonly int32: Int32Array;
   readonly uint32: Uint32Array;
 
   /** @param buffer - a buffer whose length is a multiple of 8 */
   constructor(buffer: ArrayBuffer) {
+    this.buffer = buffer;
     this.float64 = new Float64Array(buffer);
     this.int32 = new Int32Array(buffer);
     this.uint32 = new Uint32Array(buffer);

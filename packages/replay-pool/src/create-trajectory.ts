@@ -1,5 +1,5 @@
 import { describeValue } from '@ftw/internal';
-import type { ColumnArena } from './column-arena.js';
+import type { ColumnArena, SlabViews } from './column-arena.js';
 import { cloneJsonValue, type JsonValue } from './json-value.js';
 import type { Trajectory } from './trajectory.js';
 import type { TrajectoryInput } from './trajectory-input.js';
@@ -64,6 +64,8 @@ function sameLength(length: number, name: string, steps: number): void {
  */
 export interface StoredBlock {
   buffer: ArrayBuffer;
+  /** Views of the whole of `buffer`. */
+  views: SlabViews;
   offset: number;
   length: number;
   observationSize: number;
@@ -76,6 +78,7 @@ export interface StoredBlock {
 // The one record storeTrajectory fills in: its caller reads it before the next call.
 const block: StoredBlock = {
   buffer: new ArrayBuffer(0),
+  views: undefined as unknown as SlabViews,
   offset: 0,
   length: 0,
   observationSize: 0,
@@ -180,7 +183,8 @@ export function storeTrajectory(input: TrajectoryInput, arena: ColumnArena): Sto
   const { buffer, offset } = arena.reserve(floatBytes + 8 * steps);
   // The columns are written through views of the whole buffer, at element offsets: a new view per
   // column would cost more than the copy for a short trajectory.
-  const { float64, int32, uint32 } = arena.views;
+  const views = arena.views;
+  const { float64, int32, uint32 } = views;
   const logProbAt = offset >>> 3;
   const actionAt = (offset + floatBytes) >>> 2;
   const versionAt = actionAt + steps;
@@ -246,6 +250,7 @@ export function storeTrajectory(input: TrajectoryInput, arena: ColumnArena): Sto
   arena.commit();
 
   block.buffer = buffer;
+  block.views = views;
   block.offset = offset;
   block.length = steps;
   block.observationSize = observationCount / steps;

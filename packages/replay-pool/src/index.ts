@@ -9,4 +9,5 @@ export type { SelectableTrajectories } from './selectable-trajectories.js';
 export { SNAPSHOT_FORMAT_VERSION } from './snapshot-format.js';
 export type { AgeSummary, Staleness } from './staleness.js';
 export type { Trajectory } from './trajectory.js';
+export type { TrajectoryColumns } from './trajectory-columns.js';
 export type { TrajectoryInput } from './trajectory-input.js';

@@ -1,6 +1,6 @@
 import { describeValue } from '@ftw/internal';
 import { checkInteger } from './check-integer.js';
-import { ColumnArena } from './column-arena.js';
+import { ColumnArena, type SlabViews } from './column-arena.js';
 import { blockTrajectory, MAX_VERSION, storeTrajectory } from './create-trajectory.js';
 import { decodeSnapshot } from './decode-snapshot.js';
 import { encodeSnapshot } from './encode-snapshot.js';
@@ -14,6 +14,7 @@ import type { SelectableIndex } from './selectable-index.js';
 import type { SelectableTrajectories } from './selectable-trajectories.js';
 import { measureStaleness, type Staleness } from './staleness.js';
 import type { Trajectory } from './trajectory.js';
+import type { TrajectoryColumns } from './trajectory-columns.js';
 import type { TrajectoryInput } from './trajectory-input.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
@@ -48,7 +49,8 @@ export class ReplayPool implements Iterable<Trajectory> {
   // A push stores numbers only, no object: at a large N every record would outlive V8's young generation,
   // and promoting it (a record and four typed-array views) cost more than the rest of an FTW update. Only
   // the trajectories read through `at` (for FTW, the ones selected) get a record, kept in `#records`.
-  #buffers: (ArrayBuffer | undefined)[] = [];
+  /** Views of the buffer holding each slot's columns. */
+  #views: (SlabViews | undefined)[] = [];
   #offsets = new Uint32Array(0);
   #lengths = new Uint32Array(0);
   #observationSizes = new Uint32Array(0);
@@ -83,6 +85,7 @@ export class ReplayPool implements Iterable<Trajectory> {
   #previous = new Int32Array(0);
   readonly #buckets = new Map<number, number>();
   readonly #index = new IndexView();
+  readonly #columns = new ColumnsView();
 
   /**
    * @param options - capacity and optional version-lag bound
@@ -183,7 +186,7 @@ export class ReplayPool implements Iterable<Trajectory> {
     let tail = this.#head + this.#size;
     if (tail >= capacity) tail -= capacity;
     if (this.#size === capacity) this.#leave(tail);
-    this.#store(tail, stored.buffer, stored.offset, stored.length, stored.observationSize);
+    this.#store(tail, stored.views, stored.offset, stored.length, stored.observationSize);
     this.#records[tail] = undefined;
     this.#slotMinVersions[tail] = stored.minVersion;
     this.#slotMaxVersions[tail] = stored.maxVersion;
@@ -226,6 +229,43 @@ export class ReplayPool implements Iterable<Trajectory> {
     return this.#at(position);
   }
 
+  /**
+   * The steps of the trajectory at a position, read in place: for a loop that needs a few fields of many
+   * trajectories (a learner reading its selected ones) without the record {@link ReplayPool.at} builds.
+   *
+   * Cost: O(1), no allocation.
+   *
+   * @param position - 0 = oldest, `size − 1` = newest
+   * @returns a view valid until the pool is next changed or `columnsAt` is called again
+   * @throws RangeError when `position` is not an integer in [0, size)
+   * @example
+   * ```ts
+   * pool.push({ actions: [1], logProbs: [-0.7], versions: 4, return: 2.5, observations: [3] });
+   * const steps = pool.columnsAt(pool.size - 1);
+   * console.log(steps.length, steps.action(0), steps.observation(0), steps.return); // 1 1 3 2.5
+   * ```
+   */
+  columnsAt(position: number): TrajectoryColumns {
+    if (!Number.isInteger(position) || position < 0 || position >= this.#size) {
+      throw new RangeError(
+        `position must be an integer in [0, ${this.#size}), got ${describeValue(position)}`,
+      );
+    }
+    let slot = this.#head + position;
+    if (slot >= this.#capacity) slot -= this.#capacity;
+    const columns = this.#columns;
+    columns.view(
+      this.#views[slot]!,
+      this.#offsets[slot]!,
+      this.#lengths[slot]!,
+      this.#observationSizes[slot]!,
+      this.#returns[slot]!,
+      this.#slotMinVersions[slot]!,
+      this.#slotMaxVersions[slot]!,
+    );
+    return columns;
+  }
+
   #at(position: number): Trajectory {
     let slot = this.#head + position;
     if (slot >= this.#capacity) slot -= this.#capacity;
@@ -236,7 +276,7 @@ export class ReplayPool implements Iterable<Trajectory> {
   #build(slot: number, position: number): Trajectory {
     const record = blockTrajectory(
       this.#evicted + position,
-      this.#buffers[slot]!,
+      this.#views[slot]!.buffer,
       this.#offsets[slot]!,
       this.#lengths[slot]!,
       this.#observationSizes[slot]!,
@@ -249,8 +289,8 @@ export class ReplayPool implements Iterable<Trajectory> {
     return record;
   }
 
-  #store(slot: number, buffer: ArrayBuffer, offset: number, length: number, observationSize: number): void {
-    this.#buffers[slot] = buffer;
+  #store(slot: number, views: SlabViews, offset: number, length: number, observationSize: number): void {
+    this.#views[slot] = views;
     this.#offsets[slot] = offset;
     this.#lengths[slot] = length;
     this.#observationSizes[slot] = observationSize;
@@ -261,13 +301,10 @@ export class ReplayPool implements Iterable<Trajectory> {
     const length = this.#lengths[slot]!;
     const min = this.#slotMinVersions[slot]!;
     if (min === this.#slotMaxVersions[slot]!) return length * min;
-    const versions = new Uint32Array(
-      this.#buffers[slot]!,
-      this.#offsets[slot]! + 8 * length * (1 + this.#observationSizes[slot]!) + 4 * length,
-      length,
-    );
+    const versions = this.#views[slot]!.uint32;
+    const first = (this.#offsets[slot]! + 8 * length * (1 + this.#observationSizes[slot]!)) / 4 + length;
     let sum = 0;
-    for (let i = 0; i < length; i++) sum += versions[i]!;
+    for (let i = 0; i < length; i++) sum += versions[first + i]!;
     return sum;
   }
 
@@ -654,7 +691,7 @@ export class ReplayPool implements Iterable<Trajectory> {
     // Copied into a fresh arena (the state's columns may be views into a snapshot's bytes). Trajectories
     // of a decoded snapshot or of this pool are valid inputs, so nothing below can throw half-way.
     const arena = new ColumnArena();
-    const buffers = new Array<ArrayBuffer | undefined>(capacity).fill(undefined);
+    const views = new Array<SlabViews | undefined>(capacity).fill(undefined);
     const offsets = new Uint32Array(capacity);
     const lengths = new Uint32Array(capacity);
     const observationSizes = new Uint32Array(capacity);
@@ -664,7 +701,7 @@ export class ReplayPool implements Iterable<Trajectory> {
     const returns = new Float64Array(2 * capacity);
     trajectories.forEach((t, position) => {
       const stored = storeTrajectory(t, arena);
-      buffers[position] = stored.buffer;
+      views[position] = stored.views;
       offsets[position] = stored.offset;
       lengths[position] = stored.length;
       observationSizes[position] = stored.observationSize;
@@ -678,7 +715,7 @@ export class ReplayPool implements Iterable<Trajectory> {
     this.#capacity = capacity;
     this.#maxVersionLag = state.maxVersionLag;
     this.#arena = arena;
-    this.#buffers = buffers;
+    this.#views = views;
     this.#offsets = offsets;
     this.#lengths = lengths;
     this.#observationSizes = observationSizes;
@@ -742,5 +779,61 @@ class IndexView implements SelectableIndex {
     const dense = this.#dense;
     // The returns are stored twice over (slot and slot + capacity), so head + k needs no wrap.
     return dense === undefined ? this.#returns[this.#head + k]! : this.#returns[dense[k]!]!;
+  }
+}
+
+/** The {@link TrajectoryColumns} a pool hands out, pointed at one slot by each `columnsAt` call. */
+class ColumnsView implements TrajectoryColumns {
+  length = 0;
+  observationSize = 0;
+  return = 0;
+  minVersion = 0;
+  maxVersion = 0;
+  #float64: Float64Array = new Float64Array(0);
+  #int32: Int32Array = new Int32Array(0);
+  #uint32: Uint32Array = new Uint32Array(0);
+  /** Element offsets of the columns (see `storeTrajectory`: log-probs, observations, actions, versions). */
+  #logProbAt = 0;
+  #observationAt = 0;
+  #actionAt = 0;
+  #versionAt = 0;
+
+  view(
+    views: SlabViews,
+    offset: number,
+    length: number,
+    observationSize: number,
+    ret: number,
+    minVersion: number,
+    maxVersion: number,
+  ): void {
+    this.#float64 = views.float64;
+    this.#int32 = views.int32;
+    this.#uint32 = views.uint32;
+    this.length = length;
+    this.observationSize = observationSize;
+    this.return = ret;
+    this.minVersion = minVersion;
+    this.maxVersion = maxVersion;
+    this.#logProbAt = offset >>> 3;
+    this.#observationAt = this.#logProbAt + length;
+    this.#actionAt = (offset + 8 * length * (1 + observationSize)) >>> 2;
+    this.#versionAt = this.#actionAt + length;
+  }
+
+  action(t: number): number {
+    return this.#int32[this.#actionAt + t]!;
+  }
+
+  logProb(t: number): number {
+    return this.#float64[this.#logProbAt + t]!;
+  }
+
+  version(t: number): number {
+    return this.#uint32[this.#versionAt + t]!;
+  }
+
+  observation(t: number, k = 0): number {
+    return this.#float64[this.#observationAt + t * this.observationSize + k]!;
   }
 }
