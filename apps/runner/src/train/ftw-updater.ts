@@ -1,5 +1,5 @@
 import { type FtwLossInput, type FtwLossOut, ftwLoss, trajectoryWeights } from '@ftw/objective';
-import { ReplayPool, type Trajectory } from '@ftw/replay-pool';
+import { ReplayPool } from '@ftw/replay-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import type { Episode } from './episode.js';
 import { ExpectedSelection } from './expected-selection.js';
@@ -91,8 +91,6 @@ export class FtwUpdater implements Updater {
   readonly #input: FtwLossInput;
   /** Views of `#counts` and `#lengths` of each selection size met (reset when they grow). */
   #sized: { counts: Float64Array; lengths: Float64Array }[] = [];
-  /** The records of the selected trajectories (the pool builds one per `at` call), cleared after use. */
-  readonly #selected: (Trajectory | undefined)[] = [];
 
   /**
    * @param config - the resolved configuration (FTW fields)
@@ -156,8 +154,7 @@ export class FtwUpdater implements Updater {
     let ageSum = 0;
     for (let i = 0; i < size; i++) {
       const m = choice.counts[i]!;
-      const trajectory = pool.at(choice.positions[i]!);
-      this.#selected[i] = trajectory;
+      const trajectory = pool.columnsAt(choice.positions[i]!);
       const r = trajectory.return;
       total += m;
       sum += m * r;
@@ -167,19 +164,16 @@ export class FtwUpdater implements Updater {
       this.#lengths[i] = trajectory.length;
       steps += trajectory.length;
     }
-    if (total === 0 && config.beta === 0) {
-      this.#release(size);
-      return null;
-    }
+    if (total === 0 && config.beta === 0) return null;
     const rows = this.#rows;
     let view: RowViews;
     if (total > 0) {
       view = rows.views(steps);
       for (let i = 0, row = 0; i < size; i++) {
-        const trajectory = this.#selected[i]!;
+        const trajectory = pool.columnsAt(choice.positions[i]!);
         for (let t = 0; t < trajectory.length; t++, row++) {
-          rows.observations[row] = trajectory.observations![t]!;
-          view.selected[row] = trajectory.actions[t]!;
+          rows.observations[row] = trajectory.observation(t);
+          view.selected[row] = trajectory.action(t);
         }
       }
       let sized = this.#sized[size];
@@ -199,7 +193,6 @@ export class FtwUpdater implements Updater {
       view.selected.fill(0);
       view.weights.fill(0);
     }
-    this.#release(size);
     const poolStaleness = pool.staleness(version).trajectoryAge.mean;
     const loss = this.#descend(steps, view, total > 0 ? 'mean' : 'sum');
     const eliteMean = total > 0 ? sum / total : null;
@@ -213,11 +206,6 @@ export class FtwUpdater implements Updater {
       selectionStaleness: total > 0 ? ageSum / total : null,
       loss,
     };
-  }
-
-  /** Drops the records of the `size` selected trajectories (a loop: `fill` costs more for a few). */
-  #release(size: number): void {
-    for (let i = 0; i < size; i++) this.#selected[i] = undefined;
   }
 
   /** The reference parameters of this update, and the snapshot kept for the next one. */

@@ -19,7 +19,7 @@ function poolOf(
 }
 
 const SELECTIONS = 20_000;
-/** False-alarm probability allowed per item compared; at most 40 items per case, 5 cases: ≤ 4e-4 per run. */
+/** False-alarm probability allowed per item compared; at most 40 items per case, 9 cases: ≤ 7.2e-4 per run. */
 const DELTA = 2e-6;
 
 /**
@@ -75,12 +75,18 @@ describe('MinibatchSampler', () => {
 
   it('shares the places of tied returns uniformly and keeps nothing at or below the threshold', () => {
     const returns = [1, 0, 1, 1, 0, 0, 2, 0, 1, 0, 0, 2, 0, 1];
-    for (const threshold of [null, 0] as const) {
-      const options = { batches: 4, batchSize: 5, keep: 3, threshold, tieRule: 'random' } as const;
+    // K = 3, and K = 1 (every FTW run's setting, which the sampler handles apart).
+    for (const [keep, threshold] of [
+      [3, null],
+      [3, 0],
+      [1, null],
+      [1, 0],
+    ] as const) {
+      const options = { batches: 4, batchSize: 5, keep, threshold, tieRule: 'random' } as const;
       const expected = expectedCounts(returns, {
         batches: 4,
         batchSize: 5,
-        keep: 3,
+        keep,
         ...(threshold === null ? {} : { threshold }),
       });
       expectCounts(poolOf(returns), 0, options, expected);
@@ -90,14 +96,16 @@ describe('MinibatchSampler', () => {
   it('prefers the newest or the oldest of tied returns when asked', () => {
     const returns = [1, 0, 1, 1, 0, 0, 2, 0, 1, 0];
     for (const tieRule of ['newest', 'oldest'] as const) {
-      const ordered = orderTies(Float64Array.from(returns), tieRule, null);
-      const expected = expectedCounts(ordered.values, { batches: 2, batchSize: 4, keep: 2 });
-      expectCounts(
-        poolOf(returns),
-        0,
-        { batches: 2, batchSize: 4, keep: 2, threshold: null, tieRule },
-        expected,
-      );
+      for (const keep of [2, 1]) {
+        const ordered = orderTies(Float64Array.from(returns), tieRule, null);
+        const expected = expectedCounts(ordered.values, { batches: 2, batchSize: 4, keep });
+        expectCounts(
+          poolOf(returns),
+          0,
+          { batches: 2, batchSize: 4, keep, threshold: null, tieRule },
+          expected,
+        );
+      }
     }
   });
 

@@ -121,23 +121,47 @@ export class MinibatchSampler {
       }
       // The K best eligible items, by insertion into best[0..kept) kept in decreasing return.
       let kept = 0;
-      for (let i = 0; i < C; i++) {
-        const item = drawn[i]!;
-        if (!scanDrawn) taken[item] = 0;
-        const r = index.returnAt(item);
-        drawnReturns[i] = r;
-        if (!(r > floor)) continue;
-        if (kept === K && !(r > bestReturns[K - 1]!)) continue;
-        let p = kept < K ? kept++ : K - 1;
-        while (p > 0 && r > bestReturns[p - 1]!) {
-          best[p] = best[p - 1]!;
-          bestReturns[p] = bestReturns[p - 1]!;
-          p--;
+      if (K === 1) {
+        // Every FTW run's setting: the best eligible item, with a count of those equal to it, so that
+        // the tie rule's scan runs only when there is a tie.
+        let item = -1;
+        let top = floor;
+        let ties = 0;
+        for (let i = 0; i < C; i++) {
+          const candidate = drawn[i]!;
+          if (!scanDrawn) taken[candidate] = 0;
+          const r = index.returnAt(candidate);
+          drawnReturns[i] = r;
+          if (r > top) {
+            top = r;
+            item = candidate;
+            ties = 1;
+          } else if (r === top) ties++;
         }
-        best[p] = item;
-        bestReturns[p] = r;
-      }
-      if (kept === K) this.#breakTies(index, kept, random, tieRule);
+        if (item >= 0) {
+          kept = 1;
+          best[0] = item;
+          bestReturns[0] = top;
+          if (ties > 1) this.#breakTies(index, 1, random, tieRule);
+        }
+      } else
+        for (let i = 0; i < C; i++) {
+          const item = drawn[i]!;
+          if (!scanDrawn) taken[item] = 0;
+          const r = index.returnAt(item);
+          drawnReturns[i] = r;
+          if (!(r > floor)) continue;
+          if (kept === K && !(r > bestReturns[K - 1]!)) continue;
+          let p = kept < K ? kept++ : K - 1;
+          while (p > 0 && r > bestReturns[p - 1]!) {
+            best[p] = best[p - 1]!;
+            bestReturns[p] = bestReturns[p - 1]!;
+            p--;
+          }
+          best[p] = item;
+          bestReturns[p] = r;
+        }
+      if (K > 1 && kept === K) this.#breakTies(index, kept, random, tieRule);
       for (let i = 0; i < kept; i++) {
         const item = best[i]!;
         if (scanKept) {
