@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { meanInterval } from '../stats/mean-interval.js';
 import type { RunData } from './run-data.js';
@@ -194,5 +195,70 @@ describe('viewModel', () => {
     expect(value('method')).toEqual(['ftw', 'ftw', 'ppo']);
     expect(value('label')).toEqual(['—', 'ftw-sampled', 'ppo']);
     expect(value('keep')).toEqual(['2', '1', '1']);
+  });
+
+  // Rows are read in one walk that remembers each position's column: rows whose fields come in another
+  // order, miss a metric, or nest it must still put every value in its own metric's curve.
+  test.prop([
+    fc.array(
+      fc.record({
+        seed: fc.integer({ min: 0, max: 2 }),
+        order: fc.shuffledSubarray(['alpha', 'beta', 'gamma', 'nested'], { minLength: 0, maxLength: 4 }),
+        values: fc.array(fc.oneof(fc.integer({ min: -50, max: 50 }), fc.constant(null)), {
+          minLength: 4,
+          maxLength: 4,
+        }),
+      }),
+      { minLength: 1, maxLength: 40 },
+    ),
+  ])('puts every value in its metric and seed whatever the order and presence of the fields', (specs) => {
+    const iteration = new Map<number, number>();
+    const metrics = specs.map(({ seed, order, values }) => {
+      const t = (iteration.get(seed) ?? 0) + 1;
+      iteration.set(seed, t);
+      const row: Record<string, unknown> = { seed, iteration: t, samples: 10 * t };
+      for (const field of order) {
+        const v = values[['alpha', 'beta', 'gamma', 'nested'].indexOf(field)]!;
+        row[field] = field === 'nested' ? { delta: v } : v;
+      }
+      return row;
+    });
+    const model = viewModel([
+      { name: 'r', config: { command: 'train', environment: bernoulli }, metrics, summary: {} },
+    ]);
+    const charts = model.environments[0]?.charts ?? [];
+    for (const metric of ['alpha', 'beta', 'gamma', 'nested.delta']) {
+      const read = (row: Record<string, unknown>): unknown =>
+        metric === 'nested.delta' ? (row['nested'] as { delta?: unknown } | undefined)?.delta : row[metric];
+      const chart = charts.find((c) => c.metric === metric);
+      const expected = [0, 1, 2].flatMap((seed) => {
+        const rows = metrics.filter((r) => r['seed'] === seed && typeof read(r) === 'number');
+        return rows.length === 0 ? [] : [{ s: seed, x: rows.map((r) => r['samples']), y: rows.map(read) }];
+      });
+      if (expected.length === 0) {
+        expect(chart).toBeUndefined();
+        continue;
+      }
+      const curves = chart!.curves
+        .filter((c) => c.s !== null)
+        .map((c) => ({ s: c.s, x: c.x, y: c.y }))
+        .sort((a, b) => a.s! - b.s!);
+      expect(curves).toEqual(expected);
+    }
+  });
+
+  it('keeps the curves of two methods apart when one method follows another at the same seed', () => {
+    const metrics = ['a', 'b'].flatMap((method, m) =>
+      [1, 2, 3].map((t) => ({ method, seed: 0, iteration: t, samples: t, reward: 10 * m + t })),
+    );
+    const model = viewModel([
+      { name: 'c', config: { command: 'compare', environment: bernoulli }, metrics, summary: {} },
+    ]);
+    expect(model.groups.map((g) => g.method)).toEqual(['a', 'b']);
+    const seeds = model.environments[0]!.charts[0]!.curves.filter((c) => c.s === 0);
+    expect(seeds.map((c) => [c.g, c.y])).toEqual([
+      [0, [1, 2, 3]],
+      [1, [11, 12, 13]],
+    ]);
   });
 });

@@ -176,22 +176,72 @@ function groupConfig(run: RunData, strings: Readonly<Record<string, string>>): R
 }
 
 /**
- * A row's metrics: its numbers and nulls, with those of nested objects under dotted keys (Sokoban records
- * `evaluation: { heldOutSuccess }`, which becomes `evaluation.heldOutSuccess`); seed, iteration and samples
- * are not metrics.
+ * Where a row's metric values go, in one pass over its fields and without allocating: its numbers and nulls,
+ * with those of nested objects under dotted keys (Sokoban records `evaluation: { heldOutSuccess }`, which
+ * becomes `evaluation.heldOutSuccess`); seed, iteration and samples are not metrics.
+ *
+ * Rows of one run share their fields in one order, so each series remembers the column of the field met at
+ * each position of the walk and finds it again by comparing one key, not by a map lookup or by building
+ * the dotted key anew per row.
  */
-function numericFields(row: Readonly<Record<string, unknown>>): Map<string, number | null> {
-  const out = new Map<string, number | null>();
-  const visit = (value: Readonly<Record<string, unknown>>, prefix: string): void => {
-    for (const [k, v] of Object.entries(value)) {
-      const key = prefix + k;
+class RowColumns {
+  /** The fields met at each position of the walk over a row, and their columns, of the last row. */
+  private readonly keys: string[] = [];
+  private readonly columns: number[][] = [];
+  private position = 0;
+
+  constructor(
+    private readonly series: SeedSeries,
+    private readonly metricKeys: Set<string>,
+    private readonly dotted: Map<string, Map<string, string>>,
+  ) {}
+
+  /** Appends the row's metric values to their columns (the row is the series' `t`-th). */
+  add(row: Readonly<Record<string, unknown>>, t: number): void {
+    this.position = 0;
+    this.visit(row, '', t);
+  }
+
+  private visit(value: Readonly<Record<string, unknown>>, prefix: string, t: number): void {
+    for (const k in value) {
+      const v = value[k];
       if (typeof v === 'number' || v === null) {
-        if (!FIXED_FIELDS.has(key)) out.set(key, v);
-      } else if (isRecord(v)) visit(v, `${key}.`);
+        if (prefix === '' && FIXED_FIELDS.has(k)) continue;
+        const p = this.position++;
+        let column: number[];
+        if (this.keys[p] === k && prefix === '') column = this.columns[p]!;
+        else {
+          column = this.column(prefix === '' ? k : this.dottedKey(prefix, k), t);
+          // Nested fields are looked up by their dotted key every time (few rows have them).
+          this.keys[p] = prefix === '' ? k : '';
+          this.columns[p] = column;
+        }
+        while (column.length < t) column.push(Number.NaN);
+        column.push(typeof v === 'number' ? v : Number.NaN);
+      } else if (typeof v === 'object' && !Array.isArray(v)) {
+        this.visit(v as Readonly<Record<string, unknown>>, prefix === '' ? k : this.dottedKey(prefix, k), t);
+      }
     }
-  };
-  visit(row, '');
-  return out;
+  }
+
+  private column(key: string, t: number): number[] {
+    let column = this.series.values.get(key);
+    if (column === undefined) {
+      column = new Array<number>(t).fill(Number.NaN);
+      this.series.values.set(key, column);
+      this.metricKeys.add(key);
+    }
+    return column;
+  }
+
+  /** `prefix.k`, built once per pair. */
+  private dottedKey(prefix: string, k: string): string {
+    let inner = this.dotted.get(prefix);
+    if (inner === undefined) this.dotted.set(prefix, (inner = new Map()));
+    let key = inner.get(k);
+    if (key === undefined) inner.set(k, (key = `${prefix}.${k}`));
+    return key;
+  }
 }
 
 /**
@@ -199,7 +249,7 @@ function numericFields(row: Readonly<Record<string, unknown>>): Map<string, numb
  * that never change from one iteration of a seed to the next. A field that does (a level name per episode,
  * say) labels rows, not configurations, and would split every curve apart, so it is left out.
  */
-function groupingFields(run: RunData): Set<string> {
+function groupingFields(run: RunData): string[] {
   const fields = new Set<string>();
   const varying = new Set<string>();
   let previous: Readonly<Record<string, unknown>> | undefined;
@@ -208,63 +258,83 @@ function groupingFields(run: RunData): Set<string> {
       previous !== undefined &&
       row['seed'] === previous['seed'] &&
       row['iteration'] === (previous['iteration'] as number) + 1;
-    for (const [k, v] of Object.entries(row)) {
+    for (const k in row) {
+      const v = row[k];
       if (typeof v !== 'string') continue;
       fields.add(k);
       if (next && previous![k] !== v) varying.add(k);
     }
     previous = row;
   }
-  return new Set([...fields].filter((k) => !varying.has(k)));
+  return [...fields].filter((k) => !varying.has(k)).sort();
 }
 
-/** Splits each run's metric rows into groups (by their string fields: scenario, method) and seeds. */
+/** True when two rows have the same values in the grouping fields. */
+function sameStrings(
+  a: Readonly<Record<string, unknown>>,
+  b: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+): boolean {
+  for (const k of keys) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/**
+ * Splits each run's metric rows into groups (by their string fields: scenario, method) and seeds, in one
+ * pass: the group and the seed's series are looked up again only when a row's strings or seed differ from
+ * the previous row's (rows come seed by seed).
+ */
 function collectGroups(runs: readonly RunData[], metricKeys: Set<string>): Group[] {
   const groups: Group[] = [];
+  const dotted = new Map<string, Map<string, string>>();
   for (const run of runs) {
     const keys = groupingFields(run);
     const byKey = new Map<string, Group>();
+    const columnsOf = new Map<SeedSeries, RowColumns>();
+    let previous: Readonly<Record<string, unknown>> | undefined;
+    let group: Group | undefined;
+    let series: SeedSeries | undefined;
+    let columns: RowColumns | undefined;
     for (const row of run.metrics) {
-      const strings: Record<string, string> = {};
-      for (const [k, v] of Object.entries(row)) if (typeof v === 'string' && keys.has(k)) strings[k] = v;
-      const numbers = numericFields(row);
-      for (const k of numbers.keys()) metricKeys.add(k);
-      const key = canonical(strings);
-      let group = byKey.get(key);
-      if (group === undefined) {
-        const config = groupConfig(run, strings);
-        const environment = config['environment'];
-        group = {
-          run,
-          strings,
-          config,
-          method:
-            strings['method'] ??
-            (typeof config['method'] === 'string' ? config['method'] : String(run.config['command'])),
-          environmentKey: canonical(environment ?? null),
-          environmentLabel: environmentLabel(environment),
-          seeds: new Map(),
-        };
-        byKey.set(key, group);
-        groups.push(group);
+      if (group === undefined || !sameStrings(row, previous!, keys)) {
+        const strings: Record<string, string> = {};
+        for (const k of keys) if (typeof row[k] === 'string') strings[k] = row[k];
+        const key = canonical(strings);
+        group = byKey.get(key);
+        if (group === undefined) {
+          const config = groupConfig(run, strings);
+          const environment = config['environment'];
+          group = {
+            run,
+            strings,
+            config,
+            method:
+              strings['method'] ??
+              (typeof config['method'] === 'string' ? config['method'] : String(run.config['command'])),
+            environmentKey: canonical(environment ?? null),
+            environmentLabel: environmentLabel(environment),
+            seeds: new Map(),
+          };
+          byKey.set(key, group);
+          groups.push(group);
+        }
+        series = undefined;
       }
+      previous = row;
       const seed = row['seed'] as number;
-      let series = group.seeds.get(seed);
-      if (series === undefined) {
-        series = { seed, x: [], values: new Map() };
-        group.seeds.set(seed, series);
+      if (series === undefined || series.seed !== seed) {
+        series = group.seeds.get(seed);
+        if (series === undefined) {
+          series = { seed, x: [], values: new Map() };
+          group.seeds.set(seed, series);
+        }
+        columns = columnsOf.get(series);
+        if (columns === undefined)
+          columnsOf.set(series, (columns = new RowColumns(series, metricKeys, dotted)));
       }
       const t = series.x.length;
       series.x.push(row['samples'] as number);
-      for (const [k, v] of numbers) {
-        let column = series.values.get(k);
-        if (column === undefined) {
-          column = new Array<number>(t).fill(Number.NaN);
-          series.values.set(k, column);
-        }
-        while (column.length < t) column.push(Number.NaN);
-        column.push(typeof v === 'number' ? v : Number.NaN);
-      }
+      columns!.add(row, t);
     }
   }
   return groups;
