@@ -19,6 +19,8 @@ export interface TrainingOutcome {
   readonly config: TrainConfig;
   readonly results: readonly SeedResult[];
   readonly summary: SeedsSummary;
+  /** Milliseconds spent in the seeds' training (trainSeed), for `timing.json`. */
+  readonly trainingMs: number;
 }
 
 /**
@@ -35,12 +37,15 @@ export interface TrainingOutcome {
  */
 export async function runTraining(config: TrainConfig, progress?: Progress): Promise<TrainingOutcome> {
   const results: SeedResult[] = [];
+  let trainingMs = 0;
   for (const [i, seed] of config.seeds.entries()) {
     const detail = `seed ${seed} (${i + 1}/${config.seeds.length})`;
+    const start = performance.now();
     results.push(trainSeed(config, seed, () => progress?.tick(1, detail)));
+    trainingMs += performance.now() - start;
     await yieldToEventLoop();
   }
-  return { config, results, summary: summarizeSeeds(results) };
+  return { config, results, summary: summarizeSeeds(results), trainingMs };
 }
 
 /**
@@ -200,5 +205,6 @@ export async function trainingArtifacts(
     summary,
     report,
     files,
+    trainingMs: outcome.trainingMs,
   };
 }

@@ -3,6 +3,7 @@ import type { OutputOptions } from '../cli/output-options.js';
 import { VIEWABLE_COMMANDS } from '../view/read-run-folder.js';
 import { reportPage } from '../view/report-page.js';
 import type { RunData } from '../view/run-data.js';
+import { ndjson } from './ndjson.js';
 import { provenance } from './provenance.js';
 import { RunDirectory } from './run-directory.js';
 
@@ -18,6 +19,12 @@ export interface RunArtifacts {
   readonly report: string;
   /** More files (SVG charts, CSV tables) by relative path. */
   readonly files: Readonly<Record<string, string>>;
+  /**
+   * Milliseconds spent training (the seeds' training loops, nothing else), written to `timing.json` as
+   * `trainingMs` so that the process time can be compared with it (`bench/train-process.mjs`). Commands
+   * that do not train leave it out.
+   */
+  readonly trainingMs?: number;
 }
 
 /** A run in progress: its folder is open until the command's result is written. */
@@ -39,8 +46,9 @@ function json(value: unknown): string {
  *
  * The finished folder holds `config.json` (resolved configuration, seeds, package versions, git commit),
  * `metrics.ndjson`, `summary.json`, `report.md`, for train, compare and reproduce `report.html` (the run's
- * `ftw view` page), the extra files, and `timing.json` (start, end and
- * duration, kept apart so that the other files are byte-identical between two runs of the same command).
+ * `ftw view` page), the extra files, and `timing.json` (start, end and duration of the run, and for
+ * training runs `trainingMs`, the part spent in the training loops; kept apart so that the other files
+ * are byte-identical between two runs of the same command).
  *
  * @param output - the shared output flags
  * @param command - the command's name, recorded in `config.json`
@@ -70,7 +78,7 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
       try {
         const config = { command, ...artifacts.config, provenance: provenance() };
         dir.write('config.json', json(config));
-        dir.write('metrics.ndjson', artifacts.metrics.map((row) => `${JSON.stringify(row)}\n`).join(''));
+        dir.write('metrics.ndjson', ndjson(artifacts.metrics));
         dir.write('summary.json', json(artifacts.summary));
         dir.write('report.md', artifacts.report);
         if ((VIEWABLE_COMMANDS as readonly string[]).includes(command)) {
@@ -85,6 +93,7 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
             startedAt: started.toISOString(),
             finishedAt: finished.toISOString(),
             durationMs: finished.getTime() - started.getTime(),
+            ...(artifacts.trainingMs === undefined ? {} : { trainingMs: Math.round(artifacts.trainingMs) }),
           }),
         );
         return dir.commit();
