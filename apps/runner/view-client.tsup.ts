@@ -7,8 +7,8 @@ type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
 /**
  * Resolves `import templates from 'ftw:vega-templates'` to the page's chart templates, compiled from
- * Vega-Lite to Vega now, at build time (src/view/vega-templates.ts): Vega-Lite is never loaded by the page
- * nor by a run that writes report.html.
+ * Vega-Lite to Vega and parsed by Vega now, at build time (src/view/vega-templates.ts): Vega-Lite is never
+ * loaded by the page nor by a run that writes report.html, and the page parses no chart.
  */
 const VEGA_TEMPLATES: EsbuildPlugin = {
   name: 'ftw-vega-templates',
@@ -18,7 +18,8 @@ const VEGA_TEMPLATES: EsbuildPlugin = {
       namespace: 'ftw-vega-templates',
     }));
     build.onLoad({ filter: /.*/, namespace: 'ftw-vega-templates' }, () => ({
-      contents: `export default ${JSON.stringify(vegaTemplates())};`,
+      // As a JSON string: V8 reads JSON.parse of a string faster than the same object literal.
+      contents: `export default JSON.parse(${JSON.stringify(JSON.stringify(vegaTemplates()))});`,
       loader: 'js',
     }));
   },

@@ -25,8 +25,9 @@ import { chromium } from 'playwright-core';
 const RUNNER = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(RUNNER, 'dist', 'cli.js');
 const SIZE_GOAL = 5e6;
-const READY_GOAL_MS = 1000;
-const ROUNDS = 3;
+/** "Renders in about a second": the median over the rounds of the wall time to the charts in view. */
+const READY_GOAL_MS = 1200;
+const ROUNDS = 5;
 
 /** A seeded uniform [0, 1) stream (mulberry32): the synthetic curves are the same on every run. */
 function uniform(seed) {
@@ -97,42 +98,51 @@ function view(runs, file) {
   return statSync(file).size;
 }
 
-async function drawTimes(browser, file) {
-  const ready = [];
-  const all = [];
-  const readyBusy = [];
-  const allBusy = [];
+/** Opens the page once and measures it: wall and main-thread CPU time to the charts in view, then to every chart. */
+async function drawOnce(browser, file) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  // Main-thread CPU time (Chrome's TaskDuration in thread ticks) as well as wall time: on a shared
+  // machine the wall time includes waiting for a core, the CPU time does not.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const busy = async () =>
+    (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(pathToFileURL(file).href);
+  const ready = await page.evaluate(async () => {
+    await ftwView.ready;
+    return ftwView.renderMs;
+  });
+  const readyBusy = await busy();
+  const all = await page.evaluate(async () => {
+    await ftwView.renderAll();
+    return performance.now();
+  });
+  const allBusy = await busy();
+  if (errors.length > 0) throw new Error(`the page logged errors: ${errors.join('; ')}`);
+  await page.close();
+  return { ready, all, readyBusy, allBusy };
+}
+
+/**
+ * Medians over ROUNDS rounds, the floor page and the large page alternating within each round so that both
+ * see the same load.
+ */
+async function drawTimes(browser, files) {
+  const rounds = files.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    // Main-thread CPU time (Chrome's TaskDuration in thread ticks) as well as wall time: on a shared
-    // machine the wall time includes waiting for a core, the CPU time does not.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-    const busy = async () =>
-      (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.goto(pathToFileURL(file).href);
-    ready.push(
-      await page.evaluate(async () => {
-        await ftwView.ready;
-        return ftwView.renderMs;
-      }),
-    );
-    readyBusy.push(await busy());
-    all.push(
-      await page.evaluate(async () => {
-        await ftwView.renderAll();
-        return performance.now();
-      }),
-    );
-    allBusy.push(await busy());
-    if (errors.length > 0) throw new Error(`the page logged errors: ${errors.join('; ')}`);
-    await page.close();
+    for (const [i, file] of files.entries()) rounds[i].push(await drawOnce(browser, file));
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return { ready: median(ready), all: median(all), readyBusy: median(readyBusy), allBusy: median(allBusy) };
+  return rounds.map((times) => ({
+    ready: median(times.map((t) => t.ready)),
+    readyAll: times.map((t) => Math.round(t.ready)),
+    all: median(times.map((t) => t.all)),
+    readyBusy: median(times.map((t) => t.readyBusy)),
+    allBusy: median(times.map((t) => t.allBusy)),
+  }));
 }
 
 const args = process.argv.slice(2);
@@ -156,10 +166,12 @@ try {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // Headless Chromium otherwise preloads its omnibox's web UI at each new page, parsing scripts on
+      // background threads that compete with the page for this machine's two cores.
+      '--disable-features=PreloadTopChromeWebUI',
     ],
   });
-  const floor = await drawTimes(browser, join(work, 'floor.html'));
-  const target = await drawTimes(browser, join(work, 'large.html'));
+  const [floor, target] = await drawTimes(browser, [join(work, 'floor.html'), join(work, 'large.html')]);
   await browser.close();
   const mb = (b) => `${(b / 1e6).toFixed(2)} MB`;
   console.log(
@@ -169,7 +181,7 @@ try {
     `page size        ${mb(size)} (floor ${mb(floorSize)}, ratio ${(size / floorSize).toFixed(2)})   goal < ${mb(SIZE_GOAL)}`,
   );
   console.log(
-    `charts in view   ${target.ready.toFixed(0)} ms (floor ${floor.ready.toFixed(0)} ms, ratio ${(target.ready / floor.ready).toFixed(2)})   goal about ${READY_GOAL_MS} ms`,
+    `charts in view   ${target.ready.toFixed(0)} ms (floor ${floor.ready.toFixed(0)} ms, ratio ${(target.ready / floor.ready).toFixed(2)})   goal ≤ ${READY_GOAL_MS} ms (median of ${ROUNDS}; rounds ${target.readyAll.join(', ')} ms; floor ${floor.readyAll.join(', ')} ms)`,
   );
   console.log(
     `every chart      ${target.all.toFixed(0)} ms (floor ${floor.all.toFixed(0)} ms, ratio ${(target.all / floor.all).toFixed(2)})`,
@@ -177,7 +189,7 @@ try {
   console.log(
     `main-thread CPU  ${target.readyBusy.toFixed(0)} ms to the charts in view (floor ${floor.readyBusy.toFixed(0)} ms), ${target.allBusy.toFixed(0)} ms to every chart (floor ${floor.allBusy.toFixed(0)} ms)`,
   );
-  const missed = (size >= SIZE_GOAL ? 1 : 0) + (target.ready > 2 * READY_GOAL_MS ? 1 : 0);
+  const missed = (size >= SIZE_GOAL ? 1 : 0) + (target.ready > READY_GOAL_MS ? 1 : 0);
   console.log(missed === 0 ? 'goals met' : `${missed} goal(s) missed`);
   if (missed > 0) process.exitCode = 1;
 } finally {

@@ -28,6 +28,12 @@ interface PageApi {
   } | null;
 }
 declare const ftwView: PageApi;
+declare global {
+  interface Window {
+    vegaLite?: unknown;
+    vegaEmbed?: unknown;
+  }
+}
 
 function ftw(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [built.cli, ...args], { encoding: 'utf8', timeout: 120_000 });
@@ -126,6 +132,17 @@ describe('ftw view in Chromium', () => {
       ]),
     );
     expectClean(page, file);
+    // Nor a warning: an unarmed hover's empty data set once made Vega warn of an infinite extent per chart.
+    expect(page.warnings).toEqual([]);
+    // The charts come compiled and parsed: the page carries Vega and its own script, not Vega-Lite nor vega-embed.
+    const scripts = await page.page
+      .locator('script[data-name]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-name')));
+    expect(scripts).toEqual(['vega', 'ftw view']);
+    expect(await page.page.evaluate(() => [typeof window.vegaLite, typeof window.vegaEmbed])).toEqual([
+      'undefined',
+      'undefined',
+    ]);
     await page.page.screenshot({ path: join(ARTIFACTS, 'view-two-runs.png'), fullPage: true });
   });
 

@@ -103,12 +103,12 @@ function valuesTable(values: FigureOneValues): string {
 }
 
 /**
- * The widget chart's Vega specification: the template compiled from `figureOneSpec` when the runner was
- * built (points at every rank for N ≤ 64), its x-axis title naming N, at the given width.
+ * The widget chart's Vega runtime description: the template compiled from `figureOneSpec` when the runner
+ * was built (points at every rank for N ≤ 64), its x-axis title naming N.
  */
-function spec(n: number, width: number): object {
+function runtime(n: number): object {
   const template = n <= 64 ? templates.figureOnePoints : templates.figureOneLines;
-  return { ...fillTemplate(template, { xTitle: `rank r (1 = highest return, N = ${n})` }), width };
+  return fillTemplate(template, { xTitle: `rank r (1 = highest return, N = ${n})` });
 }
 
 /**
@@ -148,7 +148,8 @@ export async function mountFigureOne(onValues: (values: FigureOneValues) => void
     if (view === undefined || drawnN !== values.n) {
       const width = Math.max(300, Math.min(1000, chart.clientWidth - 200));
       view = await mountChart(chart, {
-        spec: spec(values.n, width),
+        runtime: runtime(values.n),
+        width,
         data: FIGURE_ONE_DATA,
         rows: data,
         fileName: 'figure-1',

@@ -2,7 +2,9 @@
 
 import { CURVE_DATA, HOVER_ARMED, LEGEND_PARAMS } from '../curve-chart-spec.js';
 import type { ChartData, ViewModel } from '../view-model.js';
-import { curveChartVega, curveRows, curveTooltip } from './curve-chart.js';
+import { curveChartRuntime } from './curve-chart.js';
+import { curveRows } from './curve-rows.js';
+import { curveTooltip } from './curve-tooltip.js';
 import { type FigureOneValues, figureOneValues, mountFigureOne } from './figure-one.js';
 import { buildLegend, type LegendState } from './legend.js';
 import { mountChart } from './mount-chart.js';
@@ -70,7 +72,8 @@ function start(): PageApi {
       const started = performance.now();
       const target = document.querySelector<HTMLElement>(`#${id} .vega`)!;
       const view = await mountChart(target, {
-        spec: curveChartVega(chart, model.groups, Math.max(300, target.clientWidth), state),
+        runtime: curveChartRuntime(chart, model.groups, state),
+        width: Math.max(300, target.clientWidth),
         data: CURVE_DATA,
         rows: curveRows(chart, model.groups),
         formatTooltip: curveTooltip(chart.axis),

@@ -2,10 +2,12 @@
 import { Handler } from 'vega-tooltip';
 import { type VegaView, vegaGlobal } from './vega-globals.js';
 
-/** What a chart draws: its Vega specification (a filled template) and the rows of its one data set. */
+/** What a chart draws: its Vega runtime description (a filled template) and the rows of its one data set. */
 export interface ChartInput {
-  /** A Vega specification (compiled from Vega-Lite when the runner was built; see vega-templates.ts). */
-  readonly spec: object;
+  /** Vega's runtime description of the chart (compiled and parsed when the runner was built; see vega-templates.ts). */
+  readonly runtime: object;
+  /** The chart's width in pixels, axes included. */
+  readonly width: number;
   /** The data set the rows go to. */
   readonly data: string;
   readonly rows: readonly object[];
@@ -16,18 +18,20 @@ export interface ChartInput {
 }
 
 /**
- * Draws a Vega chart into an element, as vega-embed would without Vega-Lite: parses the specification,
- * makes a canvas view with vega-tooltip's tooltips, inserts the rows, runs it, and adds links that export
- * the chart as SVG or PNG (made when clicked, from the view: no request).
+ * Draws a Vega chart into an element, as vega-embed would without Vega-Lite and without parsing: makes a
+ * canvas view of the runtime description with vega-tooltip's tooltips, sets its width, inserts the rows,
+ * runs it, and adds links that export the chart as SVG or PNG (made when clicked, from the view: no
+ * request).
  *
  * @param element - where the chart goes (its content is replaced)
- * @param input - the specification, data and tooltip
+ * @param input - the runtime description, width, data and tooltip
  * @returns the drawn view
- * @throws Error from Vega when the specification is invalid
+ * @throws Error from Vega when the description is invalid
  */
 export async function mountChart(element: HTMLElement, input: ChartInput): Promise<VegaView> {
   const vega = vegaGlobal();
-  const view = new vega.View(vega.parse(input.spec), { renderer: 'canvas', logLevel: vega.Warn });
+  const view = new vega.View(input.runtime, { renderer: 'canvas', logLevel: vega.Warn });
+  view.width(input.width);
   view.tooltip(
     new Handler({
       theme: 'light',

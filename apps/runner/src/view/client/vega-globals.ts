@@ -9,6 +9,7 @@ export interface VegaView {
   insert(name: string, values: readonly object[]): VegaView;
   data(name: string): object[];
   tooltip(handler: unknown): VegaView;
+  width(width: number): VegaView;
   initialize(element: HTMLElement): VegaView;
   toImageURL(type: 'svg' | 'png', scaleFactor?: number): Promise<string>;
 }
@@ -23,7 +24,6 @@ export interface SceneNode {
 
 /** The parts of the `vega` global the page uses. */
 export interface VegaGlobal {
-  parse(spec: object): object;
   View: new (
     runtime: object,
     options: { renderer: 'canvas' | 'svg' | 'none'; logLevel?: number },

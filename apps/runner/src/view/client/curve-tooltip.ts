@@ -1,0 +1,51 @@
+import type { CurveRow } from './curve-rows.js';
+
+/** What the tooltip formatter passes to write a value safely into HTML. */
+type Sanitize = (value: unknown) => string;
+
+/** Thousands separators, up to 12 significant digits: environment steps. */
+const STEPS = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 12 });
+
+/** Four significant digits, trailing zeros trimmed (Vega's `.4~g`). */
+function fourDigits(value: number): string {
+  return String(Number(value.toPrecision(4)));
+}
+
+/**
+ * The tooltip of a learning-curve chart, written only when a row is hovered (vega-tooltip's
+ * `formatTooltip`): the nearest mean point's run, environment steps, mean and 95% interval.
+ *
+ * @param axis - the chart's y-axis title
+ * @returns a formatter for vega-tooltip's `formatTooltip` option
+ * @example
+ * ```ts
+ * curveTooltip('P(optimal action)')({ kind: 'mean', label: 'a · ftw', x: 1200, y: 0.8123, lo: 0.8, hi: 0.82 }, String);
+ * // '<table><tr><td class="key">run</td><td class="value">a · ftw</td></tr>…1,200…0.8123…0.8…0.82…</table>'
+ * ```
+ */
+export function curveTooltip(axis: string): (value: unknown, sanitize: Sanitize) => string {
+  return (value, sanitize) => {
+    // Over the nearest-point hover, Vega-Lite's Voronoi cell gives the hovered point's scene item, whose
+    // `datum` is the row.
+    let row = value as (Partial<CurveRow> & { datum?: unknown }) | null;
+    for (let depth = 0; depth < 3 && row?.kind === undefined && typeof row?.datum === 'object'; depth++) {
+      row = row.datum as typeof row;
+    }
+    if (row === null || typeof row !== 'object' || row.kind !== 'mean') return sanitize(value);
+    const entries: [string, string][] = [
+      ['run', String(row.label)],
+      ['environment steps', STEPS.format(row.x!)],
+      [`${axis} (mean)`, fourDigits(row.y!)],
+      ...(row.lo === null || row.lo === undefined
+        ? []
+        : ([
+            ['95% CI from', fourDigits(row.lo)],
+            ['95% CI to', fourDigits(row.hi!)],
+          ] as [string, string][])),
+    ];
+    const cells = entries
+      .map(([k, v]) => `<tr><td class="key">${sanitize(k)}</td><td class="value">${sanitize(v)}</td></tr>`)
+      .join('');
+    return `<table>${cells}</table>`;
+  };
+}

@@ -1,0 +1,224 @@
+import { fc, test } from '@fast-check/vitest';
+import { parse, View } from 'vega';
+import { compile } from 'vega-lite';
+import { describe, expect, it } from 'vitest';
+import { curveRows } from './client/curve-rows.js';
+import { curveTooltip } from './client/curve-tooltip.js';
+import { CURVE_DATA, curveChartSpec, TEMPLATE_WIDTH } from './curve-chart-spec.js';
+import { FIGURE_ONE_DATA, FIGURE_ONE_SERIES, figureOneSpec } from './figure-one-spec.js';
+import { fillTemplate, templateHoles } from './fill-template.js';
+import { type VegaTemplate, vegaTemplates } from './vega-templates.js';
+import type { ChartData, GroupData } from './view-model.js';
+
+const templates = vegaTemplates();
+
+/** Draws a Vega runtime description headless, with its rows, at a width: the SVG text. */
+async function svg(runtime: object, data: string, rows: readonly object[], width: number): Promise<string> {
+  const view = new View(runtime as never, { renderer: 'none' });
+  try {
+    view.width(width);
+    view.insert(
+      data,
+      rows.map((r) => ({ ...r })),
+    );
+    await view.runAsync();
+    // Vega numbers clip paths with one counter per process: renumber them per document.
+    const ids = new Map<string, number>();
+    return (await view.toSVG()).replace(/clip\d+/g, (id) => {
+      if (!ids.has(id)) ids.set(id, ids.size);
+      return `clip-${ids.get(id)}`;
+    });
+  } finally {
+    view.finalize();
+  }
+}
+
+/** The two SVG texts are equal; if not, where they first differ. */
+function expectSameSvg(actual: string, expected: string): void {
+  let i = 0;
+  while (i < actual.length && actual[i] === expected[i]) i++;
+  expect(
+    actual === expected,
+    `differ at ${i}: …${actual.slice(i - 80, i + 80)}… vs …${expected.slice(i - 80, i + 80)}…`,
+  ).toBe(true);
+}
+
+/** The reference: the Vega-Lite specification filled first, then compiled and parsed as it is, at the width. */
+function fromVegaLite(spec: object, values: Record<string, unknown>): object {
+  return parse(compile(fillTemplate(spec, values) as never).spec);
+}
+
+const groups: GroupData[] = [
+  { label: 'a · ftw', run: 'a', method: 'ftw', seeds: [0, 1, 2], environment: 0, color: '#4e79a7' },
+  { label: 'b · ppo', run: 'b', method: 'ppo', seeds: [0, 1, 2], environment: 0, color: '#f28e2b' },
+];
+
+/** A chart with 3 seeds and a mean with its band per group, from a seeded stream. */
+function chart(unitInterval: boolean, seed: number): ChartData {
+  let state = seed >>> 0;
+  const random = (): number => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  const x = [10, 20, 40, 80, 160, 320];
+  const curves = groups.flatMap((_, g) => [
+    ...[0, 1, 2].map((s) => ({ g, s, x, y: x.map(() => (unitInterval ? random() : 5 * random() - 1)) })),
+    {
+      g,
+      s: null,
+      x,
+      y: x.map(() => 0.5),
+      lo: x.map(() => 0.4 - 0.1 * random()),
+      hi: x.map(() => 0.6 + 0.1 * random()),
+    },
+  ]);
+  return { metric: 'm', title: 't', axis: 'P(optimal action)', unitInterval, curves } as unknown as ChartData;
+}
+
+const legend = {
+  hiddenRuns: [] as string[],
+  hiddenMethods: [] as string[],
+  hiddenGroups: [] as number[],
+  hiddenSeeds: [1],
+  showSeeds: true,
+  showMean: true,
+};
+
+describe('vegaTemplates', () => {
+  it.each([true, false])(
+    'draws a learning-curve chart (unitInterval %s) exactly as compiling its Vega-Lite specification with the same values',
+    async (unitInterval) => {
+      const c = chart(unitInterval, 7);
+      const rows = curveRows(c, groups);
+      const values = {
+        yTitle: 'P(optimal action)',
+        colorDomain: groups.map((g) => g.label),
+        colorRange: groups.map((g) => g.color),
+        seedOpacity: 0.3,
+        ...legend,
+      };
+      const template = unitInterval ? templates.curveUnit : templates.curveFree;
+      const mine = await svg(fillTemplate(template, values), CURVE_DATA, rows, 700);
+      const reference = await svg(
+        fromVegaLite(curveChartSpec(unitInterval, 700), values),
+        CURVE_DATA,
+        rows,
+        700,
+      );
+      expectSameSvg(mine, reference);
+      // The values are drawn: the title, both colours, the seeds' opacity; and the width is not the template's.
+      expect(mine).toContain('P(optimal action)');
+      expect(mine).toContain('#f28e2b');
+      expect(mine).toContain('stroke="#4e79a7" stroke-width="1" opacity="0.3"');
+      expect(await svg(fillTemplate(template, values), CURVE_DATA, rows, TEMPLATE_WIDTH)).not.toBe(mine);
+    },
+  );
+
+  it('draws the Figure 1 widget exactly as compiling its Vega-Lite specification', async () => {
+    const rows = FIGURE_ONE_SERIES.flatMap((series, i) =>
+      [1, 2, 3, 4, 5].map((rank) => ({ series, rank, p: (i + 1) / (rank + 3) })),
+    );
+    for (const [points, template] of [
+      [true, templates.figureOnePoints],
+      [false, templates.figureOneLines],
+    ] as const) {
+      const values = { xTitle: 'rank r (1 = highest return, N = 5)' };
+      const mine = await svg(fillTemplate(template, values), FIGURE_ONE_DATA, rows, 640);
+      expectSameSvg(
+        mine,
+        await svg(fromVegaLite(figureOneSpec(points, 640), values), FIGURE_ONE_DATA, rows, 640),
+      );
+      expect(mine).toContain('N = 5');
+    }
+  });
+
+  it('leaves no hole but those filled in the page, each a whole string', () => {
+    const holes = (t: VegaTemplate): string[] => templateHoles(t).sort();
+    expect(holes(templates.curveUnit)).toEqual(
+      [
+        'colorDomain',
+        'colorRange',
+        'hiddenGroups',
+        'hiddenMethods',
+        'hiddenRuns',
+        'hiddenSeeds',
+        'seedOpacity',
+        'showMean',
+        'showSeeds',
+        'yTitle',
+      ].sort(),
+    );
+    expect(holes(templates.figureOneLines)).toEqual(['xTitle']);
+    for (const t of Object.values(templates)) {
+      const text = JSON.stringify(t);
+      expect(text.match(/@@/g)?.length).toBe(text.match(/"@@[A-Za-z0-9]+"/g)?.length);
+    }
+  });
+});
+
+describe('fillTemplate', () => {
+  const template = {
+    a: '@@title',
+    b: ['@@labels'],
+    c: [{ d: '@@n', e: 'plain @@text' }],
+    f: ['@@title', 'x'],
+  };
+
+  it('fills string and array holes with copies and leaves the template as it was', () => {
+    const labels = ['p', 'q'];
+    const filled = fillTemplate(template, { title: 'T', labels, n: 3 });
+    expect(filled).toEqual({ a: 'T', b: ['p', 'q'], c: [{ d: 3, e: 'plain @@text' }], f: ['T', 'x'] });
+    expect(filled.b).not.toBe(labels);
+    expect(template.a).toBe('@@title');
+    expect(templateHoles(template)).toEqual(['title', 'labels', 'n']);
+  });
+
+  it('names a hole without a value and a value without a hole', () => {
+    expect(() => fillTemplate(template, { title: 'T', labels: [] })).toThrow(/hole @@n has no value/);
+    expect(() => fillTemplate(template, { title: 'T', labels: [], n: 1, extra: 2 })).toThrow(
+      /no chart template hole for @@extra/,
+    );
+  });
+
+  test.prop([fc.jsonValue(), fc.string()])('fills every hole of any JSON with a value', (json, title) => {
+    const t = { json, hole: '@@title', nested: [{ again: '@@title' }] };
+    const values = Object.fromEntries(templateHoles(t).map((h) => [h, h === 'title' ? title : 0]));
+    const filled = fillTemplate(t, values);
+    expect(filled.hole).toBe(title);
+    expect(filled.nested[0]!.again).toBe(title);
+  });
+});
+
+describe('curveRows', () => {
+  it('ends each seed’s curve with a row without x and y, and no mean curve', () => {
+    const rows = curveRows(chart(true, 1), groups);
+    const breaks = rows.filter((r) => r.x === null);
+    expect(breaks.map((r) => [r.g, r.seed])).toEqual([
+      [0, 0],
+      [0, 1],
+      [0, 2],
+      [1, 0],
+      [1, 1],
+      [1, 2],
+    ]);
+    expect(breaks.every((r) => r.kind === 'seed' && r.y === null)).toBe(true);
+    expect(rows.length).toBe(2 * (4 * 6) + 6);
+  });
+});
+
+describe('curveTooltip', () => {
+  it('writes a mean point’s run, steps, mean and interval, escaped; anything else as given', () => {
+    const html = curveTooltip('P(optimal action)')(
+      { datum: { kind: 'mean', label: 'a<b', x: 12000, y: 0.81234, lo: 0.8, hi: 0.82 } },
+      (v) => String(v).replaceAll('<', '&lt;'),
+    );
+    expect(html).toBe(
+      '<table><tr><td class="key">run</td><td class="value">a&lt;b</td></tr>' +
+        '<tr><td class="key">environment steps</td><td class="value">12,000</td></tr>' +
+        '<tr><td class="key">P(optimal action) (mean)</td><td class="value">0.8123</td></tr>' +
+        '<tr><td class="key">95% CI from</td><td class="value">0.8</td></tr>' +
+        '<tr><td class="key">95% CI to</td><td class="value">0.82</td></tr></table>',
+    );
+    expect(curveTooltip('y')({ kind: 'seed', seed: 3 }, () => 'as given')).toBe('as given');
+  });
+});
