@@ -122,23 +122,25 @@ export class MinibatchSampler {
       // The K best eligible items, by insertion into best[0..kept) kept in decreasing return.
       let kept = 0;
       if (K === 1) {
-        // Every FTW run's setting: the best eligible item, with a count of those equal to it, so that
-        // the tie rule's scan runs only when there is a tie.
-        let item = -1;
-        let top = floor;
-        let ties = 0;
-        for (let i = 0; i < C; i++) {
+        // Every FTW run's setting: the best item, found without a data-dependent branch (a running
+        // maximum blended by 0/1 factors; the returns are finite), with a count of the items equal to
+        // it, so that the tie rule's scan runs only on a tie. It is kept when above the threshold.
+        let item = drawn[0]!;
+        if (!scanDrawn) taken[item] = 0;
+        let top = index.returnAt(item);
+        drawnReturns[0] = top;
+        let ties = 1;
+        for (let i = 1; i < C; i++) {
           const candidate = drawn[i]!;
           if (!scanDrawn) taken[candidate] = 0;
           const r = index.returnAt(candidate);
           drawnReturns[i] = r;
-          if (r > top) {
-            top = r;
-            item = candidate;
-            ties = 1;
-          } else if (r === top) ties++;
+          const above = Number(r > top);
+          top = above * r + (1 - above) * top;
+          item = above * candidate + (1 - above) * item;
+          ties = (ties + Number(r === top)) * (1 - above) + above;
         }
-        if (item >= 0) {
+        if (top > floor) {
           kept = 1;
           best[0] = item;
           bestReturns[0] = top;
