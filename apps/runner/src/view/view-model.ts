@@ -347,9 +347,20 @@ function column(series: SeedSeries, metric: string): number[] {
   return out;
 }
 
+/** Whether every seed has the same environment steps; asked once per group, not once per metric. */
+const sharedGrids = new WeakMap<readonly SeedSeries[], boolean>();
 function sameGrid(seeds: readonly SeedSeries[]): boolean {
+  let same = sharedGrids.get(seeds);
+  if (same !== undefined) return same;
   const first = seeds[0]!.x;
-  return seeds.every((s) => s.x.length === first.length && s.x.every((v, i) => v === first[i]));
+  same = true;
+  for (let k = 1; k < seeds.length && same; k++) {
+    const x = seeds[k]!.x;
+    if (x.length !== first.length) same = false;
+    for (let i = 0; i < x.length && same; i++) if (x[i] !== first[i]) same = false;
+  }
+  sharedGrids.set(seeds, same);
+  return same;
 }
 
 /**
@@ -499,12 +510,14 @@ export function viewModel(runs: readonly RunData[]): ViewModel {
   }
   const environmentKeys = [...new Set(groups.map((g) => g.environmentKey))];
   const metrics = sortMetrics(metricKeys);
+  // One array per group, so that what is known of its seeds (a shared grid) is worked out once.
+  const seedLists = groups.map((g) => [...g.seeds.values()]);
   const environments: EnvironmentData[] = environmentKeys.map((key) => {
     const members = groups.map((g, i) => [g, i] as const).filter(([g]) => g.environmentKey === key);
     const charts: ChartData[] = [];
     for (const metric of metrics) {
-      const withMetric = members.filter(([g]) =>
-        [...g.seeds.values()].some((s) => (s.values.get(metric) ?? []).some(Number.isFinite)),
+      const withMetric = members.filter(([, g]) =>
+        seedLists[g]!.some((s) => (s.values.get(metric) ?? []).some(Number.isFinite)),
       );
       if (withMetric.length === 0) continue;
       const seedCurves = withMetric.reduce((n, [g]) => n + g.seeds.size, 0);
@@ -513,8 +526,8 @@ export function viewModel(runs: readonly RunData[]): ViewModel {
         Math.min(SEED_BUCKETS.max, Math.floor(SEED_POINTS_PER_CHART / (2 * seedCurves))),
       );
       const curves: CurveData[] = [];
-      for (const [group, g] of withMetric) {
-        const seeds = [...group.seeds.values()];
+      for (const [, g] of withMetric) {
+        const seeds = seedLists[g]!;
         for (const s of seeds) {
           const values = column(s, metric);
           const keep = minMaxBuckets(values, buckets);
