@@ -1,0 +1,92 @@
+// The whole `ftw train --seeds 0..99` process (default reproduction configuration: 100 seeds × 240
+// iterations) against the training it does, measured inside the same process: start-up, module loading,
+// training, the report's charts, report.html and metrics.ndjson, against `trainingMs` of the run's
+// timing.json (the time spent in the seeds' trainSeed loops, nothing else). Goal: the process within 2× of
+// its training, so that writing the run never costs more than the training it reports.
+//
+// Runs the built CLI (dist/cli.js; `pnpm bench` builds it first, through turbo) several times, each in a
+// fresh temporary folder that is removed afterwards. The figure is the median over rounds of the ratio
+// (process wall time / training time of the same round), with the range beside it; the start-up of a bare
+// `node -e 0` is printed as the floor no process gets below. Exits 1 when the median ratio misses the goal,
+// or when dist/cli.js is missing or older than a source file.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROUNDS = 5;
+const GOAL = 2;
+const ARGS = ['train', '--seeds', '0..99', '--quiet'];
+
+const runner = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(runner, 'dist', 'cli.js');
+
+/** The newest modification time of the files under a folder. */
+function newest(folder) {
+  let latest = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Wall time of a child process, ms; throws with its output when it fails. */
+function timed(args) {
+  const start = performance.now();
+  const child = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  const ms = performance.now() - start;
+  if (child.status !== 0) {
+    throw new Error(`node ${args.join(' ')} exited with ${child.status}:\n${child.stderr}${child.stdout}`);
+  }
+  return ms;
+}
+
+if (!existsSync(cli)) {
+  console.error(`${cli} is missing: build the runner first (pnpm --filter @ftw/runner build, or pnpm bench)`);
+  process.exit(1);
+}
+if (statSync(cli).mtimeMs < newest(join(runner, 'src'))) {
+  console.error(`${cli} is older than the runner's sources: rebuild it (pnpm --filter @ftw/runner build)`);
+  process.exit(1);
+}
+
+const rounds = [];
+const startups = [];
+for (let round = 0; round < ROUNDS; round++) {
+  startups.push(timed(['-e', '0']));
+  const out = mkdtempSync(join(tmpdir(), 'ftw-train-process-'));
+  try {
+    const wall = timed([cli, ...ARGS, '--out', out]);
+    const timing = JSON.parse(readFileSync(join(out, 'train', 'timing.json'), 'utf8'));
+    if (!(typeof timing.trainingMs === 'number' && timing.trainingMs > 0)) {
+      throw new Error(`timing.json has no trainingMs: ${JSON.stringify(timing)}`);
+    }
+    rounds.push({ wall, training: timing.trainingMs, ratio: wall / timing.trainingMs });
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+const ratios = rounds.map((r) => r.ratio);
+const ratio = median(ratios);
+const met = ratio <= GOAL;
+const ms = (v) => `${v.toFixed(0)} ms`;
+console.log(`ftw ${ARGS.join(' ')} (${ROUNDS} rounds, each in a fresh folder)`);
+console.log(`  process wall time  median ${ms(median(rounds.map((r) => r.wall)))}`);
+console.log(`  training (trainingMs of timing.json)  median ${ms(median(rounds.map((r) => r.training)))}`);
+console.log(`  node start-up (node -e 0, floor)  median ${ms(median(startups))}`);
+console.log(
+  `  process / training: ${ratio.toFixed(2)}× (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×)  goal ≤ ${GOAL}×: ${met ? 'met' : 'NOT MET'}`,
+);
+if (!met) {
+  console.log('1 goal missed');
+  process.exitCode = 1;
+}
