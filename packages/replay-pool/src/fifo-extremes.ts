@@ -4,10 +4,16 @@
  * one arrives (it can never be the minimum again), and the front when its item leaves the window.
  */
 class WindowMinimum {
-  #ids = new Float64Array(16);
-  #values = new Float64Array(16);
+  #ids: Float64Array;
+  #values: Float64Array;
   #head = 0;
   #size = 0;
+
+  /** @param length - initial room, a power of two (it doubles when full) */
+  constructor(length: number) {
+    this.#ids = new Float64Array(length);
+    this.#values = new Float64Array(length);
+  }
 
   get value(): number {
     return this.#size === 0 ? Number.POSITIVE_INFINITY : this.#values[this.#head]!;
@@ -59,10 +65,21 @@ class WindowMinimum {
  * appends at the back and drops at the front of typed arrays.
  */
 export class FifoExtremes {
-  readonly #minimum = new WindowMinimum();
-  readonly #negatedMaximum = new WindowMinimum();
+  readonly #minimum: WindowMinimum;
+  readonly #negatedMaximum: WindowMinimum;
   #added = 0;
   #removed = 0;
+
+  /**
+   * @param window - the most items held at once, when known (a pool's capacity): the deques start with
+   *   room for that many, up to 1024, so that a small pool never grows them
+   */
+  constructor(window = 16) {
+    let length = 16;
+    while (length < window && length < 1024) length *= 2;
+    this.#minimum = new WindowMinimum(length);
+    this.#negatedMaximum = new WindowMinimum(length);
+  }
 
   /** Smallest value held (+Infinity when empty). */
   get min(): number {

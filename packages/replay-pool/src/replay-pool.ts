@@ -67,8 +67,8 @@ export class ReplayPool implements Iterable<Trajectory> {
   #modifications = 0;
   #arena = new ColumnArena();
   // Running staleness sums over the trajectories held (see `staleness`).
-  readonly #minVersions = new FifoExtremes();
-  readonly #maxVersions = new FifoExtremes();
+  #minVersions!: FifoExtremes;
+  #maxVersions!: FifoExtremes;
   #minVersionSum = 0;
   #stepCount = 0;
   #stepVersionSum = 0;
@@ -729,8 +729,8 @@ export class ReplayPool implements Iterable<Trajectory> {
     this.#pushed = state.pushedCount;
     this.#evicted = state.evictedCount;
     this.#modifications++;
-    this.#minVersions.clear();
-    this.#maxVersions.clear();
+    this.#minVersions = new FifoExtremes(capacity);
+    this.#maxVersions = new FifoExtremes(capacity);
     this.#minVersionSum = 0;
     this.#stepCount = 0;
     this.#stepVersionSum = 0;
