@@ -254,15 +254,7 @@ export class ReplayPool implements Iterable<Trajectory> {
     let slot = this.#head + position;
     if (slot >= this.#capacity) slot -= this.#capacity;
     const columns = this.#columns;
-    columns.view(
-      this.#views[slot]!,
-      this.#offsets[slot]!,
-      this.#lengths[slot]!,
-      this.#observationSizes[slot]!,
-      this.#returns[slot]!,
-      this.#slotMinVersions[slot]!,
-      this.#slotMaxVersions[slot]!,
-    );
+    columns.slot = slot;
     return columns;
   }
 
@@ -724,6 +716,7 @@ export class ReplayPool implements Iterable<Trajectory> {
     this.#metadata = metadata;
     this.#records = new Array<Trajectory | undefined>(capacity).fill(undefined);
     this.#returns = returns;
+    this.#columns.bind(views, offsets, lengths, observationSizes, returns, minVersions, maxVersions);
     this.#head = 0;
     this.#size = trajectories.length;
     this.#pushed = state.pushedCount;
@@ -782,58 +775,82 @@ class IndexView implements SelectableIndex {
   }
 }
 
-/** The {@link TrajectoryColumns} a pool hands out, pointed at one slot by each `columnsAt` call. */
+/**
+ * The {@link TrajectoryColumns} a pool hands out: it reads the pool's slot arrays (bound whenever the pool
+ * replaces them) at the slot a `columnsAt` call points it to, so that pointing it costs one store.
+ */
 class ColumnsView implements TrajectoryColumns {
-  length = 0;
-  observationSize = 0;
-  return = 0;
-  minVersion = 0;
-  maxVersion = 0;
-  #float64: Float64Array = new Float64Array(0);
-  #int32: Int32Array = new Int32Array(0);
-  #uint32: Uint32Array = new Uint32Array(0);
-  /** Element offsets of the columns (see `storeTrajectory`: log-probs, observations, actions, versions). */
-  #logProbAt = 0;
-  #observationAt = 0;
-  #actionAt = 0;
-  #versionAt = 0;
+  slot = 0;
+  #views: (SlabViews | undefined)[] = [];
+  #offsets: Uint32Array = new Uint32Array(0);
+  #lengths: Uint32Array = new Uint32Array(0);
+  #observationSizes: Uint32Array = new Uint32Array(0);
+  #returns: Float64Array = new Float64Array(0);
+  #minVersions: Uint32Array = new Uint32Array(0);
+  #maxVersions: Uint32Array = new Uint32Array(0);
 
-  view(
-    views: SlabViews,
-    offset: number,
-    length: number,
-    observationSize: number,
-    ret: number,
-    minVersion: number,
-    maxVersion: number,
+  bind(
+    views: (SlabViews | undefined)[],
+    offsets: Uint32Array,
+    lengths: Uint32Array,
+    observationSizes: Uint32Array,
+    returns: Float64Array,
+    minVersions: Uint32Array,
+    maxVersions: Uint32Array,
   ): void {
-    this.#float64 = views.float64;
-    this.#int32 = views.int32;
-    this.#uint32 = views.uint32;
-    this.length = length;
-    this.observationSize = observationSize;
-    this.return = ret;
-    this.minVersion = minVersion;
-    this.maxVersion = maxVersion;
-    this.#logProbAt = offset >>> 3;
-    this.#observationAt = this.#logProbAt + length;
-    this.#actionAt = (offset + 8 * length * (1 + observationSize)) >>> 2;
-    this.#versionAt = this.#actionAt + length;
+    this.#views = views;
+    this.#offsets = offsets;
+    this.#lengths = lengths;
+    this.#observationSizes = observationSizes;
+    this.#returns = returns;
+    this.#minVersions = minVersions;
+    this.#maxVersions = maxVersions;
   }
 
+  get length(): number {
+    return this.#lengths[this.slot]!;
+  }
+
+  get observationSize(): number {
+    return this.#observationSizes[this.slot]!;
+  }
+
+  get return(): number {
+    return this.#returns[this.slot]!;
+  }
+
+  get minVersion(): number {
+    return this.#minVersions[this.slot]!;
+  }
+
+  get maxVersion(): number {
+    return this.#maxVersions[this.slot]!;
+  }
+
+  // The block of a trajectory of L steps and d values per observation, from byte `offset`: L log-probs
+  // and L·d observation values (float64), then L actions and L versions (32-bit).
   action(t: number): number {
-    return this.#int32[this.#actionAt + t]!;
+    const slot = this.slot;
+    const length = this.#lengths[slot]!;
+    const at = (this.#offsets[slot]! + 8 * length * (1 + this.#observationSizes[slot]!)) >>> 2;
+    return this.#views[slot]!.int32[at + t]!;
   }
 
   logProb(t: number): number {
-    return this.#float64[this.#logProbAt + t]!;
+    const slot = this.slot;
+    return this.#views[slot]!.float64[(this.#offsets[slot]! >>> 3) + t]!;
   }
 
   version(t: number): number {
-    return this.#uint32[this.#versionAt + t]!;
+    const slot = this.slot;
+    const length = this.#lengths[slot]!;
+    const at = (this.#offsets[slot]! + 8 * length * (1 + this.#observationSizes[slot]!)) >>> 2;
+    return this.#views[slot]!.uint32[at + length + t]!;
   }
 
   observation(t: number, k = 0): number {
-    return this.#float64[this.#observationAt + t * this.observationSize + k]!;
+    const slot = this.slot;
+    const at = (this.#offsets[slot]! >>> 3) + this.#lengths[slot]!;
+    return this.#views[slot]!.float64[at + t * this.#observationSizes[slot]! + k]!;
   }
 }
