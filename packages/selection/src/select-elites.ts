@@ -31,23 +31,31 @@ export interface EliteSelection {
  * a `threshold`, only items whose return is strictly above it are kept, so a minibatch may keep fewer
  * than K. The same random source state gives the same selection, bit for bit.
  *
- * Cost: O(n + J·C) time: a pass over the returns to check them and one over the counts, the draws,
- * and a heap over about K + 3√K + 3 candidates per minibatch. The working memory (a permutation of the
- * n items, 4n bytes, and buffers of O(J·C)) is kept from call to call and put back in O(min(J·C, n)), so
- * a call allocates only its result, O(n + J·K), and with `out` not even that. The expected counts are
- * {@link expectedCounts}; {@link EliteSampler} streams the same minibatches one at a time; the law of the
- * rank of a kept item is Eq. 5 ({@link rankOccupancy}).
+ * Cost: the draws, O(J·C), and a heap over about K + 3√K + 3 candidates per minibatch; for K = 1 with
+ * C <= 27 (every FTW run's setting) one loop keeps a running best instead, with the same result and the
+ * same random numbers. A `Float64Array` pool is not scanned (each return read is checked), and with an
+ * `out` whose counts have length n, the counts are cleared only where the previous selection set them:
+ * such a call costs O(J·C), whatever n. Without `out` the result's n counts are allocated (O(n)); any
+ * other array of returns is checked and copied whole (O(n)); when the draws read at least n items and
+ * C is large enough for a candidate pivot, a pass over the n returns flags the candidates (O(n), less
+ * than the draws). The working memory (a permutation of the n items, 4n bytes, and buffers of O(J·C))
+ * is kept from call to call and put back in O(min(J·C, n)). The expected counts are
+ * {@link expectedCounts}; {@link EliteSampler} streams the same minibatches one at a time; the law of
+ * the rank of a kept item is Eq. 5 ({@link rankOccupancy}).
  *
  * @param returns - the return of each item in the pool (finite numbers). A `Float64Array` is read in
  * place; any other array is copied.
  * @param options - `batches` J, `batchSize` C, `keep` K, optional `threshold`.
  * @param random - a `() => number` uniform on [0, 1), or a pure-rand generator (`xoroshiro128plus(seed)`).
- * @param out - optional: an earlier result to overwrite, for a loop that selects on every iteration.
- * Its `counts` (when of length n), `offsets` (length J + 1) and `indices` (length of this selection)
- * are reused, any other is replaced by a new array, and `out` itself is returned, so that the call
- * allocates nothing once the sizes settle. The three arrays must be distinct, as a result's are. Copy
- * anything you need from the earlier selection first. `out` is written only after every draw has
- * succeeded: a call that throws leaves it unchanged.
+ * @param out - optional: the result of an earlier call, unmodified, to overwrite, for a loop that
+ * selects on every iteration. Its `counts` (when of length n), `offsets` (length J + 1) and `indices`
+ * (length of this selection) are reused, any other is replaced by a new array, and `out` itself is
+ * returned, so that the call allocates nothing once the sizes settle. Reused counts are cleared at
+ * `out.indices` only, so `out` must be exactly as selectElites left it (from any pool and options):
+ * `out.counts` zero except at the items of `out.indices`, the three arrays distinct. A caller that
+ * changes a count, or swaps arrays between results, gets wrong counts from the next call; copy
+ * anything you need to change. `out` is written only after every draw has succeeded: a call that
+ * throws leaves it unchanged.
  * @returns `{ indices, counts, offsets }` (`out` when given); without a threshold `indices.length` is J·K
  * and the counts sum to J·K.
  * @throws TypeError when `returns`, `options`, `random` or `out` has the wrong type; RangeError when
