@@ -89,20 +89,30 @@ function curves(
   pick: (m: SeedResult['metrics'][number]) => number | null,
   series: string,
 ): BandPoint[] {
-  const first = outcome.results[0]!.metrics;
-  const keep = first
-    .map((_, t) => t)
-    .filter((t) =>
-      outcome.results.every((r) => {
-        // With a step budget (--max-samples) seeds may run different numbers of iterations.
-        const m = r.metrics[t];
-        const v = m === undefined ? null : pick(m);
-        return v !== null && Number.isFinite(v);
-      }),
-    );
-  if (keep.length === 0) return [];
-  const samples = keep.map((t) => first[t]!.samples);
-  const values = outcome.results.map((r) => keep.map((t) => pick(r.metrics[t]!)!));
+  // Plain loops, one pick per value: this runs once per chart over every seed and iteration, mostly
+  // before the JIT has optimised it, where each callback costs.
+  const seeds = outcome.results;
+  const first = seeds[0]!.metrics;
+  const samples: number[] = [];
+  const values: number[][] = seeds.map(() => []);
+  const column = new Array<number>(seeds.length);
+  for (let t = 0; t < first.length; t++) {
+    let complete = true;
+    for (let s = 0; s < seeds.length; s++) {
+      // With a step budget (--max-samples) seeds may run different numbers of iterations.
+      const m = seeds[s]!.metrics[t];
+      const v = m === undefined ? null : pick(m);
+      if (v === null || !Number.isFinite(v)) {
+        complete = false;
+        break;
+      }
+      column[s] = v;
+    }
+    if (!complete) continue;
+    samples.push(first[t]!.samples);
+    for (let s = 0; s < seeds.length; s++) values[s]!.push(column[s]!);
+  }
+  if (samples.length === 0) return [];
   return curveBand(series, samples, values, Math.max(1, Math.floor(samples.length / 200)));
 }
 

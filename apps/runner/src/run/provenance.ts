@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -39,27 +39,30 @@ function runnerPackageJson(): string | undefined {
   return undefined;
 }
 
-function git(args: string[], cwd: string): string | null {
-  try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return null;
-  }
+/** A git command's trimmed output, or null when git is missing or fails (not a checkout). */
+function git(args: string[], cwd: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd, encoding: 'utf8' }, (error, stdout) => {
+      resolve(error === null ? stdout.trim() : null);
+    });
+  });
 }
 
 /**
  * Collects package versions, the Node.js version and the git commit of the code being run.
  *
  * The commit is looked up from the CLI's own folder, not the working directory, so a run started anywhere
- * records the code that produced it. No git, or not a checkout: `gitCommit` is null.
+ * records the code that produced it. No git, or not a checkout: `gitCommit` is null. The two git commands
+ * run as child processes in the background: a run asks for its provenance when it opens and reads it when
+ * it finishes, so git runs beside the training instead of after it.
  *
- * @returns the provenance record
+ * @returns the provenance record, once git has answered
  * @example
  * ```ts
- * provenance().packages['@ftw/selection']; // '0.1.0'
+ * (await provenance()).packages['@ftw/selection']; // '0.1.0'
  * ```
  */
-export function provenance(): Provenance {
+export async function provenance(): Promise<Provenance> {
   const require = createRequire(import.meta.url);
   const packages: Record<string, string> = {};
   const runner = runnerPackageJson();
@@ -72,12 +75,14 @@ export function provenance(): Provenance {
     }
   }
   const here = dirname(fileURLToPath(import.meta.url));
-  const gitCommit = git(['rev-parse', 'HEAD'], here);
-  const status = gitCommit === null ? null : git(['status', '--porcelain', '--untracked-files=no'], here);
+  const [gitCommit, status] = await Promise.all([
+    git(['rev-parse', 'HEAD'], here),
+    git(['status', '--porcelain', '--untracked-files=no'], here),
+  ]);
   return {
     packages,
     node: process.version,
     gitCommit,
-    gitDirty: status === null ? null : status.length > 0,
+    gitDirty: gitCommit === null || status === null ? null : status.length > 0,
   };
 }

@@ -27,23 +27,23 @@ const artifacts = {
 };
 
 describe('openRun', () => {
-  it('writes the metrics as one JSON.stringify line per row', () => {
-    const path = openRun(output(root()), 'occupancy').finish(artifacts);
+  it('writes the metrics as one JSON.stringify line per row', async () => {
+    const path = await openRun(output(root()), 'occupancy').finish(artifacts);
     expect(readFileSync(join(path, 'metrics.ndjson'), 'utf8')).toBe(
       artifacts.metrics.map((row) => `${JSON.stringify(row)}\n`).join(''),
     );
   });
 
-  it('records the training time in timing.json beside the duration, rounded to a millisecond', () => {
-    const path = openRun(output(root()), 'occupancy').finish({ ...artifacts, trainingMs: 12.6 });
+  it('records the training time in timing.json beside the duration, rounded to a millisecond', async () => {
+    const path = await openRun(output(root()), 'occupancy').finish({ ...artifacts, trainingMs: 12.6 });
     const timing = JSON.parse(readFileSync(join(path, 'timing.json'), 'utf8'));
     expect(Object.keys(timing)).toEqual(['startedAt', 'finishedAt', 'durationMs', 'trainingMs']);
     expect(timing.trainingMs).toBe(13);
     expect(timing.durationMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('leaves trainingMs out for a command that does not train', () => {
-    const path = openRun(output(root()), 'occupancy').finish(artifacts);
+  it('leaves trainingMs out for a command that does not train', async () => {
+    const path = await openRun(output(root()), 'occupancy').finish(artifacts);
     const timing = JSON.parse(readFileSync(join(path, 'timing.json'), 'utf8'));
     expect(Object.keys(timing)).toEqual(['startedAt', 'finishedAt', 'durationMs']);
   });

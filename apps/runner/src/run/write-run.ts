@@ -29,8 +29,8 @@ export interface RunArtifacts {
 
 /** A run in progress: its folder is open until the command's result is written. */
 export interface OpenRun {
-  /** Writes the artifacts and renames the folder into place; returns the final path. */
-  finish(artifacts: RunArtifacts): string;
+  /** Writes the artifacts and renames the folder into place; resolves to the final path. */
+  finish(artifacts: RunArtifacts): Promise<string>;
   /** Removes the temporary folder (a failed or interrupted run). */
   discard(): void;
 }
@@ -57,12 +57,16 @@ function json(value: unknown): string {
  * @example
  * ```ts
  * const run = openRun({ out: 'runs', name: 'reproduce', quiet: false, json: false }, 'reproduce');
- * run.finish({ config: {}, metrics: [], summary: {}, report: '# r\n', files: {} }); // '/…/runs/reproduce'
+ * await run.finish({ config: {}, metrics: [], summary: {}, report: '# r\n', files: {} }); // '/…/runs/reproduce'
  * ```
  */
 export function openRun(output: OutputOptions, command: string): OpenRun {
   const dir = RunDirectory.open(output.out, output.name);
   const started = new Date();
+  // Git runs in the background while the command computes; a failed run ignores its answer.
+  const origin = provenance();
+  // Marked as handled: a run that fails before finishing never reads it.
+  origin.catch(() => undefined);
   const onSignal = (signal: NodeJS.Signals): void => {
     dir.discard();
     process.exit(signal === 'SIGINT' ? 130 : 143);
@@ -74,9 +78,9 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
     process.off('SIGTERM', onSignal);
   };
   return {
-    finish(artifacts) {
+    async finish(artifacts) {
       try {
-        const config = { command, ...artifacts.config, provenance: provenance() };
+        const config = { command, ...artifacts.config, provenance: await origin };
         dir.write('config.json', json(config));
         dir.write('metrics.ndjson', ndjson(artifacts.metrics));
         dir.write('summary.json', json(artifacts.summary));
@@ -143,7 +147,7 @@ export async function executeRun(
   let path: string;
   try {
     result = await work();
-    path = run.finish(result.artifacts);
+    path = await run.finish(result.artifacts);
   } catch (error) {
     run.discard();
     throw error;
