@@ -40,6 +40,10 @@ export class ExpectedSelection {
   #occupancy: Float64Array = new Float64Array(0);
   #occupancyFor = -1;
   readonly #selectableSequences: Float64Array;
+  /** The return of each of those, read in order from `#returns`. */
+  readonly #selectableReturns: Float64Array;
+  /** Expected count by pool position while one update emits them (all 0 between updates). */
+  readonly #countAt: Float64Array;
   /** Pool positions of the weighted trajectories, `size` of them. */
   readonly positions: Int32Array;
   /** Expected count of each. */
@@ -58,6 +62,8 @@ export class ExpectedSelection {
     this.#sequences = new Float64Array(capacity);
     this.#bySequence = new Float64Array(capacity);
     this.#selectableSequences = new Float64Array(capacity);
+    this.#selectableReturns = new Float64Array(capacity);
+    this.#countAt = new Float64Array(capacity);
     this.positions = new Int32Array(capacity);
     this.counts = new Float64Array(capacity);
   }
@@ -75,10 +81,12 @@ export class ExpectedSelection {
     const evicted = pool.evictedCount;
     // Selectable items, from the best down: their sequences, in `#selectableSequences[0 .. n)`.
     const chosen = this.#selectableSequences;
+    const chosenReturns = this.#selectableReturns;
     let n = 0;
     for (let i = this.#count - 1; i >= 0; i--) {
       const sequence = this.#sequences[i]!;
-      if (lag !== undefined && version - pool.at(sequence - evicted).minVersion > lag) continue;
+      if (lag !== undefined && version - pool.columnsAt(sequence - evicted).minVersion > lag) continue;
+      chosenReturns[n] = this.#returns[i]!;
       chosen[n++] = sequence;
     }
     if (n < C) return null;
@@ -88,36 +96,39 @@ export class ExpectedSelection {
     }
     const occupancy = this.#occupancy;
     const floor = threshold ?? Number.NEGATIVE_INFINITY;
-    let size = 0;
     for (let hi = 0; hi < n; ) {
-      const value = this.#bySequence[chosen[hi]! % this.#capacity]!;
+      const value = chosenReturns[hi]!;
       let lo = hi + 1;
-      while (lo < n && this.#bySequence[chosen[lo]! % this.#capacity] === value) lo++;
+      while (lo < n && chosenReturns[lo] === value) lo++;
       if (value > floor) {
         if (tieRule === 'random') {
           let sum = 0;
           for (let r = hi; r < lo; r++) sum += occupancy[r]!;
           const count = ((J * K) / (lo - hi)) * sum;
-          for (let r = hi; r < lo; r++) size = this.#emit(size, chosen[r]! - evicted, count);
+          for (let r = hi; r < lo; r++) this.#countAt[chosen[r]! - evicted] = count;
         } else {
           // Within the block the sequences decrease (newest first); `oldest` reverses them.
           for (let r = hi; r < lo; r++) {
             const item = tieRule === 'newest' ? chosen[r]! : chosen[lo - 1 - (r - hi)]!;
-            size = this.#emit(size, item - evicted, J * K * occupancy[r]!);
+            this.#countAt[item - evicted] = J * K * occupancy[r]!;
           }
         }
       }
       hi = lo;
     }
+    // Emitted in pool order, so that the learner reads the trajectories' columns in memory order.
+    const countAt = this.#countAt;
+    let size = 0;
+    for (let position = 0; position < pool.size; position++) {
+      const count = countAt[position]!;
+      if (count > 0) {
+        this.positions[size] = position;
+        this.counts[size++] = count;
+      }
+      countAt[position] = 0;
+    }
     this.size = size;
     return this;
-  }
-
-  #emit(size: number, position: number, count: number): number {
-    if (count <= 0) return size;
-    this.positions[size] = position;
-    this.counts[size] = count;
-    return size + 1;
   }
 
   /**
@@ -130,7 +141,7 @@ export class ExpectedSelection {
     const capacity = this.#capacity;
     if (pushed - Math.max(this.#synced, evicted) > Math.max(32, pool.size / 4)) {
       const order = Array.from({ length: pool.size }, (_, p) => p);
-      const returns = Float64Array.from(order, (p) => pool.at(p).return);
+      const returns = Float64Array.from(order, (p) => pool.columnsAt(p).return);
       order.sort((a, b) => returns[a]! - returns[b]! || a - b);
       order.forEach((p, i) => {
         this.#returns[i] = returns[p]!;
@@ -146,7 +157,7 @@ export class ExpectedSelection {
       this.#remove(this.#bySequence[s % capacity]!, s);
     }
     for (let s = Math.max(this.#synced, evicted); s < pushed; s++) {
-      const r = pool.at(s - evicted).return;
+      const r = pool.columnsAt(s - evicted).return;
       this.#bySequence[s % capacity] = r;
       this.#insert(r, s);
     }
