@@ -3,7 +3,8 @@ import type { IndexSource } from './random.js';
 import { nonFiniteReturn } from './validate.js';
 
 /**
- * The engine of {@link EliteSampler}, {@link selectElites} and {@link monteCarloOccupancy}: draws one
+ * The engine of {@link EliteSampler}, {@link selectElites} (but for K = 1 with C <= 27: see
+ * {@link bestOfEach}, which gives the same) and {@link monteCarloOccupancy}: draws one
  * minibatch of C distinct items from 0..n−1 uniformly without replacement and keeps the K best, with no
  * allocation per minibatch.
  *
