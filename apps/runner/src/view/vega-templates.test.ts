@@ -220,5 +220,11 @@ describe('curveTooltip', () => {
         '<tr><td class="key">95% CI to</td><td class="value">0.82</td></tr></table>',
     );
     expect(curveTooltip('y')({ kind: 'seed', seed: 3 }, () => 'as given')).toBe('as given');
+    // Steps as Intl.NumberFormat('en-US', { maximumSignificantDigits: 12 }) writes them.
+    const intl = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 12 });
+    for (const x of [0, 7, 999, 1000, 12345.5, 1234567, -4321, 0.25, 987654321012.4]) {
+      const cell = curveTooltip('y')({ kind: 'mean', label: 'r', x, y: 1, lo: null, hi: null }, String);
+      expect(cell).toContain(`<td class="value">${intl.format(x)}</td>`);
+    }
   });
 });
