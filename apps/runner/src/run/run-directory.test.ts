@@ -1,11 +1,19 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../cli/usage-error.js';
 import { RunDirectory } from './run-directory.js';
 
-const root = (): string => mkdtempSync(join(tmpdir(), 'ftw-runs-'));
+const roots: string[] = [];
+const root = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'ftw-runs-'));
+  roots.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of roots.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('RunDirectory', () => {
   it('writes into a hidden folder and renames it into place on commit', () => {
@@ -53,6 +61,19 @@ describe('RunDirectory', () => {
     run.commit();
     expect(() => run.write('late.txt', 'late')).toThrow(/run x is committed; cannot write late.txt/);
     expect(() => run.commit()).toThrow(/already committed/);
+  });
+
+  it('writes a file in the background, refusing it as write does after commit or outside the run', async () => {
+    const dir = root();
+    const run = RunDirectory.open(dir, 'bg');
+    const pending = run.writeInBackground('data/metrics.ndjson', '{"seed":0}\n');
+    expect(() => run.writeInBackground('../escape.txt', 'no')).toThrow(/file must stay inside the run/);
+    await pending;
+    run.commit();
+    expect(readFileSync(join(dir, 'bg', 'data', 'metrics.ndjson'), 'utf8')).toBe('{"seed":0}\n');
+    expect(() => run.writeInBackground('late.txt', 'late')).toThrow(
+      /run bg is committed; cannot write late.txt/,
+    );
   });
 
   it('rejects run names that are paths or hidden, naming --name', () => {

@@ -1,4 +1,5 @@
 import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../cli/usage-error.js';
 
@@ -65,11 +66,29 @@ export class RunDirectory {
    * @throws Error when the run was already committed or discarded
    */
   write(file: string, content: string | Uint8Array): void {
+    writeFileSync(this.target(file), content);
+  }
+
+  /**
+   * Writes one file in the background (the system call runs on libuv's thread pool while the caller goes on
+   * computing); await the promise before {@link RunDirectory.commit} or {@link RunDirectory.discard}.
+   *
+   * @param file - relative path, e.g. `metrics.ndjson`
+   * @param content - text (UTF-8) or bytes
+   * @returns a promise settled when the file is written
+   * @throws Error at once when the run was already committed or discarded, or the path leaves the run
+   */
+  writeInBackground(file: string, content: string | Uint8Array): Promise<void> {
+    return writeFile(this.target(file), content);
+  }
+
+  /** The absolute path of a file of the open run, its folder created. */
+  private target(file: string): string {
     if (this.state !== 'open') throw new Error(`run ${this.name} is ${this.state}; cannot write ${file}`);
     const target = join(this.partialPath, file);
     if (!target.startsWith(this.partialPath)) throw new Error(`file must stay inside the run, got ${file}`);
     mkdirSync(join(target, '..'), { recursive: true });
-    writeFileSync(target, content);
+    return target;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,5 +46,14 @@ describe('openRun', () => {
     const path = await openRun(output(root()), 'occupancy').finish(artifacts);
     const timing = JSON.parse(readFileSync(join(path, 'timing.json'), 'utf8'));
     expect(Object.keys(timing)).toEqual(['startedAt', 'finishedAt', 'durationMs']);
+  });
+
+  it('removes the unfinished folder when finishing fails, once its background write has settled', async () => {
+    const dir = root();
+    const bad = { ...artifacts, files: { '../escape.svg': '<svg/>' } };
+    await expect(openRun(output(dir), 'occupancy').finish(bad)).rejects.toThrow(
+      /file must stay inside the run/,
+    );
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -79,10 +79,12 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
   };
   return {
     async finish(artifacts) {
+      // The metrics (megabytes) are written by the thread pool while the page and the rest are computed.
+      const pending: Promise<void>[] = [];
       try {
+        pending.push(dir.writeInBackground('metrics.ndjson', ndjson(artifacts.metrics)));
         const config = { command, ...artifacts.config, provenance: await origin };
         dir.write('config.json', json(config));
-        dir.write('metrics.ndjson', ndjson(artifacts.metrics));
         dir.write('summary.json', json(artifacts.summary));
         dir.write('report.md', artifacts.report);
         if ((VIEWABLE_COMMANDS as readonly string[]).includes(command)) {
@@ -90,6 +92,7 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
           dir.write('report.html', reportPage([{ ...run, summary: artifacts.summary }]));
         }
         for (const [file, content] of Object.entries(artifacts.files)) dir.write(file, content);
+        await Promise.all(pending);
         const finished = new Date();
         dir.write(
           'timing.json',
@@ -102,6 +105,8 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
         );
         return dir.commit();
       } catch (error) {
+        // No write may still be running when the folder is removed.
+        await Promise.allSettled(pending);
         dir.discard();
         throw error;
       } finally {
