@@ -28,6 +28,8 @@ export class BanditEpisodeEnv implements EpisodeEnv {
   readonly #gaps: Float64Array;
   readonly #distribution: ActionDistribution;
   readonly #step = { observation: 0, reward: 0, terminated: true, truncated: false };
+  /** The result of `evaluate`, refilled by each call. */
+  readonly #evaluation = { score: 0 };
 
   /** @param bandit - the bandit, seeded */
   constructor(bandit: BanditEnv) {
@@ -68,7 +70,8 @@ export class BanditEpisodeEnv implements EpisodeEnv {
     for (let o = 0; o < this.observationCount; o++) {
       sum += this.#distribution.of(policy, o).probabilities[this.#optimal[o]!]!;
     }
-    return { score: sum / this.observationCount };
+    this.#evaluation.score = sum / this.observationCount;
+    return this.#evaluation;
   }
 
   /**

@@ -51,6 +51,8 @@ export class EpisodeCollector {
   #observations = new Int32Array(16);
   #actions = new Int32Array(16);
   #logProbs = new Float64Array(16);
+  /** The result of `collect`, refilled by each call. */
+  readonly #batch = { steps: 0, returnSum: 0, regret: null as number | null };
 
   /**
    * @param env - the environment
@@ -68,7 +70,7 @@ export class EpisodeCollector {
    * Runs one batch of episodes.
    * @param version - the policy version acting (recorded on every step)
    * @param random - the policy stream, uniform on [0, 1)
-   * @returns steps, returns and regret of the batch
+   * @returns steps, returns and regret of the batch (an object refilled by the next call)
    * @throws Error when an episode exceeds {@link MAX_EPISODE_STEPS} steps
    */
   collect(version: number, random: () => number): CollectedBatch {
@@ -116,7 +118,11 @@ export class EpisodeCollector {
       steps += length;
       returnSum += total;
     }
-    return { steps, returnSum, regret: hasRegret ? regret : null };
+    const batch = this.#batch;
+    batch.steps = steps;
+    batch.returnSum = returnSum;
+    batch.regret = hasRegret ? regret : null;
+    return batch;
   }
 
   #growScratch(): void {

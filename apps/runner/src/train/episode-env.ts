@@ -80,7 +80,8 @@ export interface EpisodeEnv {
    * The headline metric of a policy, called after every iteration: keep it cheap or cache it (it may
    * run its own evaluation episodes, from a generator separate from training's).
    * @param policy - the current policy
-   * @returns the score and optional details
+   * @returns the score and optional details (an environment may reuse the object: read it before the
+   *   next call)
    */
   evaluate(policy: Policy): Evaluation;
   /**
