@@ -1,4 +1,6 @@
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Options } from 'tsup';
 import { vegaTemplates } from './src/view/vega-templates.ts';
@@ -25,15 +27,44 @@ const VEGA_TEMPLATES: EsbuildPlugin = {
   },
 };
 
+const CLIENT = join(dirname(fileURLToPath(import.meta.url)), 'src', 'view', 'client');
+
+/** The folder of the installed `vega` package (its package.json's), whose own dependencies are Vega's packages. */
+function vegaFolder(): string {
+  let dir = dirname(createRequire(import.meta.url).resolve('vega'));
+  for (; dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file) && (JSON.parse(readFileSync(file, 'utf8')) as { name?: string }).name === 'vega')
+      return dir;
+  }
+  throw new Error('cannot find the vega package');
+}
+
+/**
+ * Resolves the page script's imports of Vega's packages (`vega-view`, `vega-dataflow`, …; see
+ * src/view/client/vega-runtime.ts) as the `vega` package itself would: the runner depends on `vega`, not on
+ * them, and the page bundles only the parts of Vega it uses instead of Vega's whole browser build.
+ */
+const VEGA_PACKAGES: EsbuildPlugin = {
+  name: 'ftw-vega-packages',
+  setup(build) {
+    const vega = vegaFolder();
+    build.onResolve({ filter: /^vega-[a-z-]+$/ }, async (args) => {
+      if (!args.importer.startsWith(CLIENT + sep) || args.path === 'vega-tooltip') return undefined;
+      return build.resolve(args.path, { kind: args.kind, resolveDir: vega });
+    });
+  },
+};
+
 /**
  * The build of the `ftw view` page script: one minified browser IIFE, `view-client.js`, with
- * `@ftw/selection` bundled in from its source (the `@ftw/source` condition), vega-tooltip, and the chart
- * templates compiled from Vega-Lite (`ftw:vega-templates`, above), written beside the CLI, which inlines it
- * into every report.html after Vega's own script. Used by tsup.config.ts (into dist/) and by the end-to-end
+ * `@ftw/selection` bundled in from its source (the `@ftw/source` condition), the parts of Vega the page
+ * uses (above), vega-tooltip, and the chart templates compiled from Vega-Lite (`ftw:vega-templates`,
+ * above), written beside the CLI, which inlines it into every report.html. Used by tsup.config.ts (into dist/) and by the end-to-end
  * tests' build (test/build-cli.ts), so both pages run the same code.
  */
 export const VIEW_CLIENT_BUILD: Options = {
-  entry: { 'view-client': join(dirname(fileURLToPath(import.meta.url)), 'src', 'view', 'client', 'main.ts') },
+  entry: { 'view-client': join(CLIENT, 'main.ts') },
   format: ['iife'],
   platform: 'browser',
   target: 'es2022',
@@ -43,7 +74,7 @@ export const VIEW_CLIENT_BUILD: Options = {
   dts: false,
   noExternal: [/.*/],
   outExtension: () => ({ js: '.js' }),
-  esbuildPlugins: [VEGA_TEMPLATES],
+  esbuildPlugins: [VEGA_TEMPLATES, VEGA_PACKAGES],
   esbuildOptions(options) {
     options.conditions = ['@ftw/source'];
   },

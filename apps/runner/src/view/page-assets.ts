@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The scripts a view page inlines, in load order. */
 export interface PageAssets {
-  /** Vega (its minified browser build), then the page's own script. */
+  /** The page's script, Vega included. */
   readonly scripts: readonly { readonly name: string; readonly source: string }[];
 }
 
@@ -25,12 +24,6 @@ function runnerFolder(): string {
   throw new Error(`cannot find the @ftw/runner package above ${fileURLToPath(import.meta.url)}`);
 }
 
-/** A package's browser build: the file `name` in the folder of its main module. */
-function browserBuild(specifier: string, name: string): string {
-  const main = createRequire(import.meta.url).resolve(specifier);
-  return join(dirname(main), name);
-}
-
 /** Source-map comments would make developer tools fetch a file that is not there. */
 function stripSourceMap(source: string): string {
   return source.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
@@ -39,17 +32,17 @@ function stripSourceMap(source: string): string {
 let cached: PageAssets | undefined;
 
 /**
- * Loads the scripts every view page inlines: the minified browser build of Vega from the runner's
- * dependencies, and the page script `view-client.js` beside the CLI, which the runner's build bundles for
- * the browser from `src/view/client/` together with `@ftw/selection`, vega-tooltip and the page's chart
- * templates, compiled from Vega-Lite at that build (tsup/esbuild, one IIFE; see view-client.tsup.ts): no
- * page and no run compiles Vega-Lite. Read once per process.
+ * Loads the script every view page inlines: `view-client.js` beside the CLI, which the runner's build
+ * bundles for the browser from `src/view/client/` together with `@ftw/selection`, the parts of Vega the
+ * page uses (its View and the charts' transforms, no parser), vega-tooltip and the page's chart templates,
+ * compiled from Vega-Lite and parsed by Vega at that build (tsup/esbuild, one IIFE; see
+ * view-client.tsup.ts): no page and no run compiles or parses a chart. Read once per process.
  *
  * @returns the scripts, in load order
  * @throws Error when `dist/view-client.js` is missing (the runner is not built: `pnpm --filter @ftw/runner build`)
  * @example
  * ```ts
- * pageAssets().scripts.map((s) => s.name); // ['vega', 'ftw view']
+ * pageAssets().scripts.map((s) => s.name); // ['ftw view']
  * ```
  */
 export function pageAssets(): PageAssets {
@@ -60,10 +53,7 @@ export function pageAssets(): PageAssets {
   if (!existsSync(client)) {
     throw new Error(`${client} is missing: build the runner first (pnpm --filter @ftw/runner build)`);
   }
-  const files = [
-    ['vega', browserBuild('vega', 'vega.min.js')],
-    ['ftw view', client],
-  ] as const;
+  const files = [['ftw view', client]] as const;
   cached = {
     scripts: files.map(([name, file]) => ({ name, source: stripSourceMap(readFileSync(file, 'utf8')) })),
   };

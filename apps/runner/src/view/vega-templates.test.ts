@@ -8,6 +8,7 @@ import { CURVE_DATA, curveChartSpec, TEMPLATE_WIDTH } from './curve-chart-spec.j
 import { FIGURE_ONE_DATA, FIGURE_ONE_SERIES, figureOneSpec } from './figure-one-spec.js';
 import { fillTemplate, templateHoles } from './fill-template.js';
 import { type VegaTemplate, vegaTemplates } from './vega-templates.js';
+import { VEGA_TRANSFORMS } from './vega-transforms.js';
 import type { ChartData, GroupData } from './view-model.js';
 
 const templates = vegaTemplates();
@@ -153,6 +154,28 @@ describe('vegaTemplates', () => {
       const text = JSON.stringify(t);
       expect(text.match(/@@/g)?.length).toBe(text.match(/"@@[A-Za-z0-9]+"/g)?.length);
     }
+  });
+});
+
+describe('VEGA_TRANSFORMS', () => {
+  it('has a transform for every operator of every template, and no other', () => {
+    const types = new Set<string>();
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) for (const item of node) visit(item);
+      else if (node !== null && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          // Operators (a facet's subflow has its own); streams have types too: event names.
+          if (key === 'operators' && Array.isArray(value)) {
+            for (const op of value as { type?: string }[])
+              if (op.type !== undefined) types.add(op.type.toLowerCase());
+          }
+          visit(value);
+        }
+      }
+    };
+    visit(templates);
+    types.delete('operator');
+    expect([...types].sort()).toEqual([...VEGA_TRANSFORMS].sort());
   });
 });
 

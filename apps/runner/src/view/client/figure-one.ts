@@ -6,7 +6,8 @@ import { FIGURE_ONE_DATA, FIGURE_ONE_SERIES } from '../figure-one-spec.js';
 import { fillTemplate } from '../fill-template.js';
 import { minMaxBuckets } from '../min-max-buckets.js';
 import { mountChart } from './mount-chart.js';
-import { type VegaView, vegaGlobal } from './vega-globals.js';
+import { changeset } from './vega-runtime.js';
+import type { VegaView } from './vega-view.js';
 
 /** What the widget last computed: its inputs and P(r) at every rank r = 1..N for each curve. */
 export interface FigureOneValues {
@@ -124,7 +125,6 @@ export async function mountFigureOne(onValues: (values: FigureOneValues) => void
   const error = document.getElementById('figure-1-error')!;
   const chart = document.getElementById('figure-1-chart')!;
   const table = document.getElementById('figure-1-values')!;
-  const vega = vegaGlobal();
   let view: VegaView | undefined;
   let drawnN = -1;
   const read = (name: string): number => Number((form.elements.namedItem(name) as HTMLInputElement).value);
@@ -159,8 +159,7 @@ export async function mountFigureOne(onValues: (values: FigureOneValues) => void
       await view
         .change(
           FIGURE_ONE_DATA,
-          vega
-            .changeset()
+          changeset()
             .remove(() => true)
             .insert(data),
         )

@@ -8,7 +8,7 @@ import { curveTooltip } from './curve-tooltip.js';
 import { type FigureOneValues, figureOneValues, mountFigureOne } from './figure-one.js';
 import { buildLegend, type LegendState } from './legend.js';
 import { mountChart } from './mount-chart.js';
-import { countMarks, type VegaView } from './vega-globals.js';
+import { countMarks, type VegaView } from './vega-view.js';
 
 /** What the page exposes on `window.ftwView`, for the console and for the browser tests. */
 export interface PageApi {

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import { Handler } from 'vega-tooltip';
-import { type VegaView, vegaGlobal } from './vega-globals.js';
+import { View, Warn } from './vega-runtime.js';
+import type { VegaView } from './vega-view.js';
 
 /** What a chart draws: its Vega runtime description (a filled template) and the rows of its one data set. */
 export interface ChartInput {
@@ -29,8 +30,7 @@ export interface ChartInput {
  * @throws Error from Vega when the description is invalid
  */
 export async function mountChart(element: HTMLElement, input: ChartInput): Promise<VegaView> {
-  const vega = vegaGlobal();
-  const view = new vega.View(input.runtime, { renderer: 'canvas', logLevel: vega.Warn });
+  const view = new View(input.runtime, { renderer: 'canvas', logLevel: Warn });
   view.width(input.width);
   view.tooltip(
     new Handler({

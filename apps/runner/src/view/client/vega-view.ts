@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 
-/** The parts of a Vega view the page uses (Vega is loaded as a global by its own script element). */
+/** The parts of a Vega view the page uses (see vega-runtime.ts). */
 export interface VegaView {
   signal(name: string, value: unknown): VegaView;
   runAsync(): Promise<VegaView>;
@@ -20,25 +20,6 @@ export interface SceneNode {
   role?: string;
   name?: string;
   items?: SceneNode[];
-}
-
-/** The parts of the `vega` global the page uses. */
-export interface VegaGlobal {
-  View: new (
-    runtime: object,
-    options: { renderer: 'canvas' | 'svg' | 'none'; logLevel?: number },
-  ) => VegaView;
-  Warn: number;
-  changeset(): { remove(filter: () => boolean): { insert(values: object[]): unknown } };
-}
-
-/** The `vega` global that the inlined Vega script defines. */
-export function vegaGlobal(): VegaGlobal {
-  const g = globalThis as unknown as { vega?: VegaGlobal };
-  if (g.vega === undefined) {
-    throw new Error('Vega did not load: the page is missing its inlined vega script');
-  }
-  return g.vega;
 }
 
 /**
