@@ -261,4 +261,25 @@ describe('viewModel', () => {
       [1, [11, 12, 13]],
     ]);
   });
+
+  // Values are kept to 5 significant digits without formatting each one: the page must hold exactly what
+  // Number(v.toPrecision(5)) gives, for tiny, huge, negative values, halves and -0.
+  test.prop([
+    fc.array(
+      fc.oneof(
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+        fc.integer({ min: -2_000_000, max: 2_000_000 }).map((i) => i / 20),
+        fc.constantFrom(-0, 5e-324, 1.7976931348623157e308, 0.000125, 1.00005, 99999.5, 999995, 12345.5e-10),
+      ),
+      { minLength: 1, maxLength: 200 },
+    ),
+  ])('keeps each drawn value as Number(v.toPrecision(5))', (values) => {
+    const metrics = values.map((v, i) => ({ seed: 0, iteration: i + 1, samples: i + 1, reward: v }));
+    const model = viewModel([
+      { name: 'r', config: { command: 'train', environment: bernoulli }, metrics, summary: {} },
+    ]);
+    const curve = model.environments[0]!.charts[0]!.curves.find((c) => c.s === 0)!;
+    expect(curve.y).toEqual(values.map((v) => Number(v.toPrecision(5))));
+  });
 });

@@ -113,7 +113,32 @@ const PALETTE = [
   '#d7b5a6',
 ];
 
-const round = (v: number): number => (Number.isFinite(v) ? Number(v.toPrecision(DIGITS)) : v);
+/** 10^0 … 10^22, the powers of ten a double holds exactly. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+
+/**
+ * `Number(v.toPrecision(5))` (NaN and ±Infinity kept, −0 becomes 0), without formatting a string for most
+ * values: v is scaled by an exact power of ten to m ∈ [10^4, 10^5) and rounded to the integer n, then
+ * n / 10^k is one correctly rounded division, the double nearest the decimal n·10^−k that toPrecision
+ * prints. The scaling rounds once (relative error ≤ 2^−53, under 2e−11 at m < 10^5), so the integer is the
+ * exact one unless m lies within 1e−6 of a half; there, and near the range's ends, toPrecision decides.
+ */
+function round(v: number): number {
+  if (!Number.isFinite(v)) return v;
+  if (v === 0) return 0;
+  const a = Math.abs(v);
+  const k = DIGITS - 1 - Math.floor(Math.log10(a));
+  if (k >= -22 && k <= 22) {
+    const m = k >= 0 ? a * POWERS_OF_TEN[k]! : a / POWERS_OF_TEN[-k]!;
+    const fraction = m - Math.floor(m);
+    if (m >= 10_000 && m < 99_999 && Math.abs(fraction - 0.5) > 1e-6) {
+      const n = Math.round(m);
+      const r = k >= 0 ? n / POWERS_OF_TEN[k]! : n * POWERS_OF_TEN[-k]!;
+      return v < 0 ? -r : r;
+    }
+  }
+  return Number(v.toPrecision(DIGITS));
+}
 
 /** A seed's curve: x and one array per metric, NaN where the metric was null. */
 interface SeedSeries {
