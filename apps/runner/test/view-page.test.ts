@@ -209,6 +209,22 @@ describe('ftw view in Chromium', () => {
     await p.mouse.move(0, 0);
   });
 
+  it('makes a chart’s SVG and PNG when its export link is pressed, without a request', async () => {
+    const p = page.page;
+    const links = p.locator('#chart-0-1 .export a');
+    expect(await links.allTextContents()).toEqual(['SVG', 'PNG']);
+    // Vega writes the SVG as a blob URL, the PNG as a data URL: both made in the page.
+    for (const [i, url] of [
+      [0, /^blob:/],
+      [1, /^data:image\/png;base64,/],
+    ] as const) {
+      await links.nth(i).dispatchEvent('mousedown');
+      await expect.poll(() => links.nth(i).getAttribute('href')).toMatch(url);
+    }
+    expect(await links.nth(0).getAttribute('download')).toBe('reward.svg');
+    expect(page.blocked).toEqual([]);
+  });
+
   it('zooms the x axis of a chart with the mouse wheel, and not its y axis', async () => {
     const p = page.page;
     const domains = (): Promise<number[][]> =>
