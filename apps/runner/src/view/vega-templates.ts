@@ -8,10 +8,10 @@ import { templateHoles } from './fill-template.js';
 type VegaSpec = Record<string, unknown>;
 
 /**
- * A chart template: Vega's runtime dataflow description of a chart (what `vega.parse` returns, as JSON),
- * with holes (see fill-template.ts). `new vega.View(fillTemplate(template, values))` draws it.
+ * A chart template: Vega's runtime dataflow description of a chart (what `vega.parse` returns) as JSON
+ * text, with holes (see fill-template.ts). `new vega.View(fillTemplate(template, values))` draws it.
  */
-export type VegaTemplate = Readonly<Record<string, unknown>>;
+export type VegaTemplate = string;
 
 /** The chart templates of the `ftw view` page, compiled from Vega-Lite and parsed by Vega at build time. */
 export interface VegaTemplates {
@@ -123,12 +123,12 @@ function template(
   }
   // The runtime description holds only JSON values (its operators are class instances: copied as plain
   // objects; absent parameters are undefined: dropped).
-  const runtime = JSON.parse(JSON.stringify(parse(holesAsSignals(vega) as never))) as VegaTemplate;
+  const runtime: VegaTemplate = JSON.stringify(parse(holesAsSignals(vega) as never));
   const found = templateHoles(runtime);
   const missing = holes.filter((h) => !found.includes(h));
   const extra = found.filter((h) => !holes.includes(h));
   // A hole copied into an expression or text ('… @@yTitle: …') would be left unfilled.
-  const text = JSON.stringify(runtime);
+  const text = runtime;
   const embedded = [...text.matchAll(/@@[A-Za-z0-9]+/g)].length;
   const whole = [...text.matchAll(/"@@[A-Za-z0-9]+"/g)].length;
   if (missing.length > 0 || extra.length > 0 || embedded !== whole) {
@@ -157,7 +157,7 @@ function template(
  * @example
  * ```ts
  * const t = vegaTemplates();
- * new vega.View(fillTemplate(t.figureOneLines, { xTitle: 'rank r' })).width(700);
+ * new vega.View(fillTemplate(t.figureOneLines, { xTitle: 'rank r' }) as object).width(700);
  * ```
  */
 export function vegaTemplates(): VegaTemplates {

@@ -27,5 +27,5 @@ export function curveChartRuntime(
     colorRange: groups.map((g) => g.color),
     seedOpacity: Math.max(0.2, Math.min(0.45, 4 / seeds)),
     ...Object.fromEntries(LEGEND_PARAMS.map((name) => [name, state[name]])),
-  });
+  }) as object;
 }

@@ -109,7 +109,7 @@ function valuesTable(values: FigureOneValues): string {
  */
 function runtime(n: number): object {
   const template = n <= 64 ? templates.figureOnePoints : templates.figureOneLines;
-  return fillTemplate(template, { xTitle: `rank r (1 = highest return, N = ${n})` });
+  return fillTemplate(template, { xTitle: `rank r (1 = highest return, N = ${n})` }) as object;
 }
 
 /**
