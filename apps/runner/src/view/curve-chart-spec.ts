@@ -1,12 +1,9 @@
-/** The legend's state: what is hidden. Vega parameters (signals) of every chart, set by the legend. */
-export const LEGEND_PARAMS = [
-  'hiddenRuns',
-  'hiddenMethods',
-  'hiddenGroups',
-  'hiddenSeeds',
-  'showSeeds',
-  'showMean',
-] as const;
+/**
+ * What the legend hides, as Vega parameters (signals) of every chart, which the page sets from the legend:
+ * the curve groups hidden (by their own box, their run's or their method's), the seeds hidden, and whether
+ * the per-seed curves and the means are shown.
+ */
+export const LEGEND_PARAMS = ['hiddenGroups', 'hiddenSeeds', 'showSeeds', 'showMean'] as const;
 
 /**
  * The parameter that arms a chart's hover: the invisible mean points that the nearest-point tooltip picks
@@ -15,7 +12,10 @@ export const LEGEND_PARAMS = [
  */
 export const HOVER_ARMED = 'hoverArmed';
 
-/** The name of a chart's data set, whose rows the page inserts (see `curveRows` in client/curve-chart.ts). */
+/**
+ * The name of a chart's data set, whose rows the page inserts (see `curveRows` in client/curve-rows.ts):
+ * `{ g, seed, x, y, lo, hi }`, g the curve group and seed −1 on a mean curve.
+ */
 export const CURVE_DATA = 'rows';
 
 /**
@@ -26,7 +26,7 @@ export const TEMPLATE_WIDTH = 600;
 
 /**
  * The holes of a learning-curve chart's template (see fill-template.ts), filled in the page: the y-axis
- * title, the colour scale of the whole page (group labels and their colours), the per-seed lines' opacity
+ * title, the colour scale of the whole page (group indices and their colours), the per-seed lines' opacity
  * and the legend's state when the chart is drawn.
  */
 export const CURVE_HOLES = ['yTitle', 'colorDomain', 'colorRange', 'seedOpacity', ...LEGEND_PARAMS] as const;
@@ -51,7 +51,7 @@ export const CURVE_HOLES = ['yTitle', 'colorDomain', 'colorRange', 'seedOpacity'
  */
 export function curveChartSpec(unitInterval: boolean, width = TEMPLATE_WIDTH): object {
   const color = {
-    field: 'label',
+    field: 'g',
     type: 'nominal',
     scale: { domain: ['@@colorDomain'], range: ['@@colorRange'] },
     legend: null,
@@ -68,8 +68,7 @@ export function curveChartSpec(unitInterval: boolean, width = TEMPLATE_WIDTH): o
     title: '@@yTitle',
     scale: unitInterval ? { domain: [0, 1] } : { zero: false },
   };
-  const visible =
-    'indexof(hiddenRuns, datum.run) < 0 && indexof(hiddenMethods, datum.method) < 0 && indexof(hiddenGroups, datum.g) < 0';
+  const mean = 'showMean && datum.seed < 0';
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     width,
@@ -85,15 +84,15 @@ export function curveChartSpec(unitInterval: boolean, width = TEMPLATE_WIDTH): o
       // Voronoi diagram of the mean points, a quarter of a chart's drawing time, for no visible mark.
       { name: HOVER_ARMED, value: false },
     ],
-    transform: [{ filter: visible }],
+    transform: [{ filter: 'indexof(hiddenGroups, datum.g) < 0' }],
     layer: [
       {
-        transform: [{ filter: "showMean && datum.kind === 'mean' && isValid(datum.lo)" }],
+        transform: [{ filter: `${mean} && isValid(datum.lo)` }],
         mark: { type: 'area', opacity: 0.18, clip: true },
-        encoding: { x, y: { ...y, field: 'lo' }, y2: { field: 'hi' }, color, detail: { field: 'curve' } },
+        encoding: { x, y: { ...y, field: 'lo' }, y2: { field: 'hi' }, color },
       },
       {
-        transform: [{ filter: "showSeeds && datum.kind === 'seed' && indexof(hiddenSeeds, datum.seed) < 0" }],
+        transform: [{ filter: 'showSeeds && datum.seed >= 0 && indexof(hiddenSeeds, datum.seed) < 0' }],
         // One line per group through all its seeds' curves in row order (order: null, no sorting by x),
         // each curve ended by a row without x and y, where the line breaks: one path instead of one Vega
         // group per seed, which cost about two thirds of a chart's drawing with 100 seeds. Drawn in one
@@ -105,18 +104,18 @@ export function curveChartSpec(unitInterval: boolean, width = TEMPLATE_WIDTH): o
       },
       {
         // A white halo under each mean line keeps it readable over the seeds' cloud.
-        transform: [{ filter: "showMean && datum.kind === 'mean'" }],
+        transform: [{ filter: mean }],
         mark: { type: 'line', strokeWidth: 5, color: 'white', opacity: 0.9, clip: true },
-        encoding: { x, y, detail: { field: 'curve' } },
+        encoding: { x, y, detail: { field: 'g' } },
       },
       {
-        transform: [{ filter: "showMean && datum.kind === 'mean'" }],
+        transform: [{ filter: mean }],
         params: [{ name: 'zoom', select: { type: 'interval', encodings: ['x'] }, bind: 'scales' }],
         mark: { type: 'line', strokeWidth: 2.4, clip: true },
-        encoding: { x, y, color, detail: { field: 'curve' } },
+        encoding: { x, y, color },
       },
       {
-        transform: [{ filter: `${HOVER_ARMED} && showMean && datum.kind === 'mean'` }],
+        transform: [{ filter: `${HOVER_ARMED} && ${mean}` }],
         params: [
           {
             name: 'hover',

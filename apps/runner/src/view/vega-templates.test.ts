@@ -2,6 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { parse, View } from 'vega';
 import { compile } from 'vega-lite';
 import { describe, expect, it } from 'vitest';
+import { legendSignals } from './client/curve-legend.js';
 import { curveRows } from './client/curve-rows.js';
 import { curveTooltip } from './client/curve-tooltip.js';
 import { CURVE_DATA, curveChartSpec, TEMPLATE_WIDTH } from './curve-chart-spec.js';
@@ -76,24 +77,17 @@ function chart(unitInterval: boolean, seed: number): ChartData {
   return { metric: 'm', title: 't', axis: 'P(optimal action)', unitInterval, curves } as unknown as ChartData;
 }
 
-const legend = {
-  hiddenRuns: [] as string[],
-  hiddenMethods: [] as string[],
-  hiddenGroups: [] as number[],
-  hiddenSeeds: [1],
-  showSeeds: true,
-  showMean: true,
-};
+const legend = { hiddenGroups: [] as number[], hiddenSeeds: [1], showSeeds: true, showMean: true };
 
 describe('vegaTemplates', () => {
   it.each([true, false])(
     'draws a learning-curve chart (unitInterval %s) exactly as compiling its Vega-Lite specification with the same values',
     async (unitInterval) => {
       const c = chart(unitInterval, 7);
-      const rows = curveRows(c, groups);
+      const rows = curveRows(c);
       const values = {
         yTitle: 'P(optimal action)',
-        colorDomain: groups.map((g) => g.label),
+        colorDomain: groups.map((_, g) => g),
         colorRange: groups.map((g) => g.color),
         seedOpacity: 0.3,
         ...legend,
@@ -142,8 +136,6 @@ describe('vegaTemplates', () => {
         'colorDomain',
         'colorRange',
         'hiddenGroups',
-        'hiddenMethods',
-        'hiddenRuns',
         'hiddenSeeds',
         'seedOpacity',
         'showMean',
@@ -231,7 +223,7 @@ describe('fillTemplate', () => {
 
 describe('curveRows', () => {
   it('ends each seed’s curve with a row without x and y, and no mean curve', () => {
-    const rows = curveRows(chart(true, 1), groups);
+    const rows = curveRows(chart(true, 1));
     const breaks = rows.filter((r) => r.x === null);
     expect(breaks.map((r) => [r.g, r.seed])).toEqual([
       [0, 0],
@@ -241,15 +233,40 @@ describe('curveRows', () => {
       [1, 1],
       [1, 2],
     ]);
-    expect(breaks.every((r) => r.kind === 'seed' && r.y === null)).toBe(true);
+    expect(breaks.every((r) => r.y === null && r.lo === null)).toBe(true);
     expect(rows.length).toBe(2 * (4 * 6) + 6);
+    expect(rows.filter((r) => r.seed === -1 && r.lo !== null).length).toBe(2 * 6);
+  });
+});
+
+describe('legendSignals', () => {
+  it('hides a group whose own box, run or method is unchecked', () => {
+    const three: GroupData[] = [...groups, { ...groups[0]!, label: 'c · ppo', run: 'c', method: 'ppo' }];
+    const state = {
+      hiddenRuns: [] as string[],
+      hiddenMethods: [] as string[],
+      hiddenGroups: [] as number[],
+      hiddenSeeds: [2],
+      showSeeds: false,
+      showMean: true,
+    };
+    expect(legendSignals(state, three)).toEqual({
+      hiddenGroups: [],
+      hiddenSeeds: [2],
+      showSeeds: false,
+      showMean: true,
+    });
+    expect(legendSignals({ ...state, hiddenMethods: ['ppo'] }, three).hiddenGroups).toEqual([1, 2]);
+    expect(legendSignals({ ...state, hiddenRuns: ['a'], hiddenGroups: [2] }, three).hiddenGroups).toEqual([
+      0, 2,
+    ]);
   });
 });
 
 describe('curveTooltip', () => {
   it('writes a mean point’s run, steps, mean and interval, escaped; anything else as given', () => {
-    const html = curveTooltip('P(optimal action)')(
-      { datum: { kind: 'mean', label: 'a<b', x: 12000, y: 0.81234, lo: 0.8, hi: 0.82 } },
+    const html = curveTooltip('P(optimal action)', [{ ...groups[0]!, label: 'a<b' }])(
+      { datum: { g: 0, seed: -1, x: 12000, y: 0.81234, lo: 0.8, hi: 0.82 } },
       (v) => String(v).replaceAll('<', '&lt;'),
     );
     expect(html).toBe(
@@ -259,11 +276,11 @@ describe('curveTooltip', () => {
         '<tr><td class="key">95% CI from</td><td class="value">0.8</td></tr>' +
         '<tr><td class="key">95% CI to</td><td class="value">0.82</td></tr></table>',
     );
-    expect(curveTooltip('y')({ kind: 'seed', seed: 3 }, () => 'as given')).toBe('as given');
+    expect(curveTooltip('y', groups)({ g: 0, seed: 3 }, () => 'as given')).toBe('as given');
     // Steps as Intl.NumberFormat('en-US', { maximumSignificantDigits: 12 }) writes them.
     const intl = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 12 });
     for (const x of [0, 7, 999, 1000, 12345.5, 1234567, -4321, 0.25, 987654321012.4]) {
-      const cell = curveTooltip('y')({ kind: 'mean', label: 'r', x, y: 1, lo: null, hi: null }, String);
+      const cell = curveTooltip('y', groups)({ g: 1, seed: -1, x, y: 1, lo: null, hi: null }, String);
       expect(cell).toContain(`<td class="value">${intl.format(x)}</td>`);
     }
   });

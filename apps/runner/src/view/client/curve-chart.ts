@@ -1,14 +1,14 @@
 import templates from 'ftw:vega-templates';
-import { LEGEND_PARAMS } from '../curve-chart-spec.js';
 import { fillTemplate } from '../fill-template.js';
 import type { ChartData, GroupData } from '../view-model.js';
+import { legendSignals } from './curve-legend.js';
 import type { LegendState } from './legend.js';
 
 /**
  * The Vega runtime description of one learning-curve chart: the template compiled from `curveChartSpec`
  * when the runner was built, for the chart's y scale, with its holes filled: the y-axis title, the page's
- * colour scale, the per-seed lines' opacity (the more seeds a group has, the fainter their cloud) and the
- * legend's state now (charts drawn later start from it). Its rows go to the data set `CURVE_DATA`.
+ * colour scale (groups by index), the per-seed lines' opacity (the more seeds a group has, the fainter
+ * their cloud) and the legend's state now (charts drawn later start from it). Its rows go to the data set `CURVE_DATA`.
  *
  * @param chart - the chart's model
  * @param groups - every group of the page (labels and colours)
@@ -23,9 +23,9 @@ export function curveChartRuntime(
   const seeds = Math.max(1, ...chart.curves.map((c) => groups[c.g]!.seeds.length));
   return fillTemplate(chart.unitInterval ? templates.curveUnit : templates.curveFree, {
     yTitle: chart.axis,
-    colorDomain: groups.map((g) => g.label),
+    colorDomain: groups.map((_, g) => g),
     colorRange: groups.map((g) => g.color),
     seedOpacity: Math.max(0.2, Math.min(0.45, 4 / seeds)),
-    ...Object.fromEntries(LEGEND_PARAMS.map((name) => [name, state[name]])),
+    ...legendSignals(state, groups),
   }) as object;
 }

@@ -1,3 +1,4 @@
+import type { GroupData } from '../view-model.js';
 import type { CurveRow } from './curve-rows.js';
 
 /** What the tooltip formatter passes to write a value safely into HTML. */
@@ -21,27 +22,34 @@ function fourDigits(value: number): string {
 
 /**
  * The tooltip of a learning-curve chart, written only when a row is hovered (vega-tooltip's
- * `formatTooltip`): the nearest mean point's run, environment steps, mean and 95% interval.
+ * `formatTooltip`): the nearest mean point's run (its group's label), environment steps, mean and 95%
+ * interval.
  *
  * @param axis - the chart's y-axis title
+ * @param groups - the page's curve groups (a row's `g` indexes them)
  * @returns a formatter for vega-tooltip's `formatTooltip` option
  * @example
  * ```ts
- * curveTooltip('P(optimal action)')({ kind: 'mean', label: 'a · ftw', x: 1200, y: 0.8123, lo: 0.8, hi: 0.82 }, String);
+ * curveTooltip('P(optimal action)', groups)({ g: 0, seed: -1, x: 1200, y: 0.8123, lo: 0.8, hi: 0.82 }, String);
  * // '<table><tr><td class="key">run</td><td class="value">a · ftw</td></tr>…1,200…0.8123…0.8…0.82…</table>'
  * ```
  */
-export function curveTooltip(axis: string): (value: unknown, sanitize: Sanitize) => string {
+export function curveTooltip(
+  axis: string,
+  groups: readonly GroupData[],
+): (value: unknown, sanitize: Sanitize) => string {
   return (value, sanitize) => {
     // Over the nearest-point hover, Vega-Lite's Voronoi cell gives the hovered point's scene item, whose
     // `datum` is the row.
     let row = value as (Partial<CurveRow> & { datum?: unknown }) | null;
-    for (let depth = 0; depth < 3 && row?.kind === undefined && typeof row?.datum === 'object'; depth++) {
+    for (let depth = 0; depth < 3 && row?.seed === undefined && typeof row?.datum === 'object'; depth++) {
       row = row.datum as typeof row;
     }
-    if (row === null || typeof row !== 'object' || row.kind !== 'mean') return sanitize(value);
+    const group = typeof row?.g === 'number' ? groups[row.g] : undefined;
+    if (row === null || typeof row !== 'object' || row.seed !== -1 || group === undefined)
+      return sanitize(value);
     const entries: [string, string][] = [
-      ['run', String(row.label)],
+      ['run', group.label],
       ['environment steps', steps(row.x!)],
       [`${axis} (mean)`, fourDigits(row.y!)],
       ...(row.lo === null || row.lo === undefined

@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 
-import { CURVE_DATA, HOVER_ARMED, LEGEND_PARAMS } from '../curve-chart-spec.js';
+import { CURVE_DATA, HOVER_ARMED } from '../curve-chart-spec.js';
 import type { ChartData, ViewModel } from '../view-model.js';
 import { curveChartRuntime } from './curve-chart.js';
+import { legendSignals } from './curve-legend.js';
 import { curveRows } from './curve-rows.js';
 import { curveTooltip } from './curve-tooltip.js';
 import { type FigureOneValues, figureOneValues, mountFigureOne } from './figure-one.js';
@@ -48,11 +49,9 @@ function start(): PageApi {
   const apply = (next: LegendState): void => {
     state = next;
     for (const view of views.values()) {
-      // A new array each time: Vega sees an unchanged reference as an unchanged value and would not refilter.
-      for (const name of LEGEND_PARAMS) {
-        const value = state[name];
-        view.signal(name, Array.isArray(value) ? [...value] : value);
-      }
+      // New arrays each time: Vega sees an unchanged reference as an unchanged value and would not refilter.
+      for (const [name, value] of Object.entries(legendSignals(state, model.groups)))
+        view.signal(name, value);
       void view.runAsync();
     }
   };
@@ -75,8 +74,8 @@ function start(): PageApi {
         runtime: curveChartRuntime(chart, model.groups, state),
         width: Math.max(300, target.clientWidth),
         data: CURVE_DATA,
-        rows: curveRows(chart, model.groups),
-        formatTooltip: curveTooltip(chart.axis),
+        rows: curveRows(chart),
+        formatTooltip: curveTooltip(chart.axis, model.groups),
         fileName: chart.metric,
       });
       views.set(id, view);
