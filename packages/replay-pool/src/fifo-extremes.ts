@@ -4,34 +4,34 @@
  * one arrives (it can never be the minimum again), and the front when its item leaves the window.
  */
 class WindowMinimum {
-  #ids: Float64Array;
-  #values: Float64Array;
+  /** Entry i of the deque (at ring index i) in [2i, 2i + 1]: its id, then its value (one allocation). */
+  #entries: Float64Array;
   #head = 0;
   #size = 0;
 
   /** @param length - initial room, a power of two (it doubles when full) */
   constructor(length: number) {
-    this.#ids = new Float64Array(length);
-    this.#values = new Float64Array(length);
+    this.#entries = new Float64Array(2 * length);
   }
 
   get value(): number {
-    return this.#size === 0 ? Number.POSITIVE_INFINITY : this.#values[this.#head]!;
+    return this.#size === 0 ? Number.POSITIVE_INFINITY : this.#entries[2 * this.#head + 1]!;
   }
 
   add(id: number, value: number): void {
-    let mask = this.#ids.length - 1;
-    while (this.#size > 0 && this.#values[(this.#head + this.#size - 1) & mask]! >= value) this.#size--;
-    if (this.#size === this.#ids.length) mask = this.#grow();
-    const at = (this.#head + this.#size++) & mask;
-    this.#ids[at] = id;
-    this.#values[at] = value;
+    const entries = this.#entries;
+    let mask = (entries.length >>> 1) - 1;
+    while (this.#size > 0 && entries[2 * ((this.#head + this.#size - 1) & mask) + 1]! >= value) this.#size--;
+    if (this.#size === mask + 1) mask = this.#grow();
+    const at = 2 * ((this.#head + this.#size++) & mask);
+    this.#entries[at] = id;
+    this.#entries[at + 1] = value;
   }
 
   /** Removes the item `id` if it is at the front (an item leaves in arrival order). */
   leave(id: number): void {
-    if (this.#size > 0 && this.#ids[this.#head] === id) {
-      this.#head = (this.#head + 1) & (this.#ids.length - 1);
+    if (this.#size > 0 && this.#entries[2 * this.#head] === id) {
+      this.#head = (this.#head + 1) & ((this.#entries.length >>> 1) - 1);
       this.#size--;
     }
   }
@@ -42,15 +42,14 @@ class WindowMinimum {
   }
 
   #grow(): number {
-    const length = this.#ids.length;
-    const ids = new Float64Array(2 * length);
-    const values = new Float64Array(2 * length);
+    const length = this.#entries.length >>> 1;
+    const entries = new Float64Array(4 * length);
     for (let i = 0; i < this.#size; i++) {
-      ids[i] = this.#ids[(this.#head + i) & (length - 1)]!;
-      values[i] = this.#values[(this.#head + i) & (length - 1)]!;
+      const from = 2 * ((this.#head + i) & (length - 1));
+      entries[2 * i] = this.#entries[from]!;
+      entries[2 * i + 1] = this.#entries[from + 1]!;
     }
-    this.#ids = ids;
-    this.#values = values;
+    this.#entries = entries;
     this.#head = 0;
     return 2 * length - 1;
   }

@@ -684,13 +684,16 @@ export class ReplayPool implements Iterable<Trajectory> {
     // of a decoded snapshot or of this pool are valid inputs, so nothing below can throw half-way.
     const arena = new ColumnArena();
     const views = new Array<SlabViews | undefined>(capacity).fill(undefined);
-    const offsets = new Uint32Array(capacity);
-    const lengths = new Uint32Array(capacity);
-    const observationSizes = new Uint32Array(capacity);
-    const minVersions = new Uint32Array(capacity);
-    const maxVersions = new Uint32Array(capacity);
+    // The slot columns share one buffer (allocating a typed array of its own costs about a microsecond
+    // each): the returns mirror (2N doubles) first, 8-aligned, then five columns of N 32-bit integers.
+    const slots = new ArrayBuffer(36 * capacity);
+    const returns = new Float64Array(slots, 0, 2 * capacity);
+    const offsets = new Uint32Array(slots, 16 * capacity, capacity);
+    const lengths = new Uint32Array(slots, 20 * capacity, capacity);
+    const observationSizes = new Uint32Array(slots, 24 * capacity, capacity);
+    const minVersions = new Uint32Array(slots, 28 * capacity, capacity);
+    const maxVersions = new Uint32Array(slots, 32 * capacity, capacity);
     let metadata: (JsonValue | undefined)[] | undefined;
-    const returns = new Float64Array(2 * capacity);
     trajectories.forEach((t, position) => {
       const stored = storeTrajectory(t, arena);
       views[position] = stored.views;
