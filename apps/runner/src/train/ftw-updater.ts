@@ -84,8 +84,8 @@ export class FtwUpdater implements Updater {
   #spare = new Float64Array(0);
   #hasPrevious = false;
   #grad = new Float64Array(0);
-  #counts = new Float64Array(16);
-  #lengths = new Float64Array(16);
+  #counts = new Float64Array(8);
+  #lengths = new Float64Array(8);
   readonly #out: FtwLossOut = {};
   /** One input object for every `ftwLoss` call (its fields are set per call). */
   readonly #input: FtwLossInput;
@@ -281,35 +281,40 @@ interface RowViews {
  */
 class LossRows {
   readonly #actions: number;
-  observations = new Int32Array(16);
-  #capacity = 16;
-  #logits: Float64Array;
-  #grad: Float64Array;
-  #reference: Float64Array;
-  #selected = new Int32Array(16);
-  #weights = new Float64Array(16);
+  observations!: Int32Array;
+  #capacity = 0;
+  #logits!: Float64Array;
+  #grad!: Float64Array;
+  #reference!: Float64Array;
+  #selected!: Int32Array;
+  #weights!: Float64Array;
   #cache: (RowViews | undefined)[] = [];
 
   constructor(actions: number) {
     this.#actions = actions;
-    this.#logits = new Float64Array(16 * actions);
-    this.#grad = new Float64Array(16 * actions);
-    this.#reference = new Float64Array(16 * actions);
+    this.#allocate(16);
+  }
+
+  /** Room for `capacity` rows, in one buffer (a typed array of its own costs about a microsecond each). */
+  #allocate(capacity: number): void {
+    const A = this.#actions;
+    const floats = capacity * (3 * A + 1);
+    const buffer = new ArrayBuffer(8 * floats + 8 * capacity);
+    this.#capacity = capacity;
+    this.#logits = new Float64Array(buffer, 0, capacity * A);
+    this.#grad = new Float64Array(buffer, 8 * capacity * A, capacity * A);
+    this.#reference = new Float64Array(buffer, 16 * capacity * A, capacity * A);
+    this.#weights = new Float64Array(buffer, 24 * capacity * A, capacity);
+    this.#selected = new Int32Array(buffer, 8 * floats, capacity);
+    this.observations = new Int32Array(buffer, 8 * floats + 4 * capacity, capacity);
+    this.#cache = [];
   }
 
   views(rows: number): RowViews {
     if (rows > this.#capacity) {
       let capacity = this.#capacity;
       while (capacity < rows) capacity *= 2;
-      this.#capacity = capacity;
-      const A = this.#actions;
-      this.observations = new Int32Array(capacity);
-      this.#logits = new Float64Array(capacity * A);
-      this.#grad = new Float64Array(capacity * A);
-      this.#reference = new Float64Array(capacity * A);
-      this.#selected = new Int32Array(capacity);
-      this.#weights = new Float64Array(capacity);
-      this.#cache = [];
+      this.#allocate(capacity);
     }
     let view = this.#cache[rows];
     if (view === undefined) {
