@@ -8,7 +8,7 @@
 // fresh temporary folder that is removed afterwards. The figure is the median over rounds of the ratio
 // (process wall time / training time of the same round), with the range beside it; the start-up of a bare
 // `node -e 0` is printed as the floor no process gets below. Exits 1 when the median ratio misses the goal,
-// or when dist/cli.js is missing or older than a source file.
+// when dist/cli.js is missing, or when a run fails.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,9 +53,12 @@ if (!existsSync(cli)) {
   console.error(`${cli} is missing: build the runner first (pnpm --filter @ftw/runner build, or pnpm bench)`);
   process.exit(1);
 }
+// A warning, not a failure: turbo (pnpm bench) rebuilds by content hash and may restore an older dist/
+// from its cache, whose dates say nothing.
 if (statSync(cli).mtimeMs < newest(join(runner, 'src'))) {
-  console.error(`${cli} is older than the runner's sources: rebuild it (pnpm --filter @ftw/runner build)`);
-  process.exit(1);
+  console.warn(
+    `warning: ${cli} is older than a file of src/; pnpm bench rebuilds it when the sources changed`,
+  );
 }
 
 const rounds = [];
