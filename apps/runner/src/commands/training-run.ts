@@ -89,30 +89,28 @@ function curves(
   pick: (m: SeedResult['metrics'][number]) => number | null,
   series: string,
 ): BandPoint[] {
-  // Plain loops, one pick per value: this runs once per chart over every seed and iteration, mostly
-  // before the JIT has optimised it, where each callback costs.
+  // Seed by seed, in the order the rows were made (neighbours in memory), one pick per value: this runs
+  // once per chart over every seed and iteration, mostly before the JIT has optimised it.
   const seeds = outcome.results;
   const first = seeds[0]!.metrics;
-  const samples: number[] = [];
-  const values: number[][] = seeds.map(() => []);
-  const column = new Array<number>(seeds.length);
-  for (let t = 0; t < first.length; t++) {
-    let complete = true;
-    for (let s = 0; s < seeds.length; s++) {
+  const complete = new Uint8Array(first.length).fill(1);
+  const columns: number[][] = [];
+  for (const { metrics } of seeds) {
+    const column = new Array<number>(first.length);
+    for (let t = 0; t < first.length; t++) {
       // With a step budget (--max-samples) seeds may run different numbers of iterations.
-      const m = seeds[s]!.metrics[t];
+      const m = metrics[t];
       const v = m === undefined ? null : pick(m);
-      if (v === null || !Number.isFinite(v)) {
-        complete = false;
-        break;
-      }
-      column[s] = v;
+      if (v === null || !Number.isFinite(v)) complete[t] = 0;
+      else column[t] = v;
     }
-    if (!complete) continue;
-    samples.push(first[t]!.samples);
-    for (let s = 0; s < seeds.length; s++) values[s]!.push(column[s]!);
+    columns.push(column);
   }
-  if (samples.length === 0) return [];
+  const keep: number[] = [];
+  for (let t = 0; t < first.length; t++) if (complete[t] === 1) keep.push(t);
+  if (keep.length === 0) return [];
+  const samples = keep.map((t) => first[t]!.samples);
+  const values = columns.map((column) => keep.map((t) => column[t]!));
   return curveBand(series, samples, values, Math.max(1, Math.floor(samples.length / 200)));
 }
 
