@@ -133,6 +133,13 @@ describe('ftw view in Chromium', () => {
       ]),
     );
     expectClean(page, file);
+    // Each chart is as wide as its column (the templates are compiled at one width; the page sets each's).
+    const widths = await page.page
+      .locator('figure.chart .vega')
+      .evaluateAll((els) =>
+        els.map((e) => [e.clientWidth, e.querySelector('canvas')!.getBoundingClientRect().width]),
+      );
+    for (const [column, canvas] of widths) expect(Math.abs(canvas! - column!)).toBeLessThanOrEqual(1);
     // Nor a warning: an unarmed hover's empty data set once made Vega warn of an infinite extent per chart.
     expect(page.warnings).toEqual([]);
     // The charts come compiled and parsed: the page carries its own script (with the parts of Vega it uses),

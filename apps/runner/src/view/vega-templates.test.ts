@@ -56,7 +56,7 @@ const groups: GroupData[] = [
 ];
 
 /** A chart with 3 seeds and a mean with its band per group, from a seeded stream. */
-function chart(unitInterval: boolean, seed: number): ChartData {
+function chart(unitInterval: boolean, seed: number, band = true): ChartData {
   let state = seed >>> 0;
   const random = (): number => {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
@@ -70,8 +70,7 @@ function chart(unitInterval: boolean, seed: number): ChartData {
       s: null,
       x,
       y: x.map(() => 0.5),
-      lo: x.map(() => 0.4 - 0.1 * random()),
-      hi: x.map(() => 0.6 + 0.1 * random()),
+      ...(band ? { lo: x.map(() => 0.4 - 0.1 * random()), hi: x.map(() => 0.6 + 0.1 * random()) } : {}),
     },
   ]);
   return { metric: 'm', title: 't', axis: 'P(optimal action)', unitInterval, curves } as unknown as ChartData;
@@ -80,10 +79,15 @@ function chart(unitInterval: boolean, seed: number): ChartData {
 const legend = { hiddenGroups: [] as number[], hiddenSeeds: [1], showSeeds: true, showMean: true };
 
 describe('vegaTemplates', () => {
-  it.each([true, false])(
-    'draws a learning-curve chart (unitInterval %s) exactly as compiling its Vega-Lite specification with the same values',
-    async (unitInterval) => {
-      const c = chart(unitInterval, 7);
+  it.each([
+    [true, true, true],
+    [false, true, true],
+    // Means only, without bands: the scales' domains come from the mean lines alone.
+    [false, false, false],
+  ])(
+    'draws a learning-curve chart (unitInterval %s, seeds shown %s, bands %s) exactly as compiling its Vega-Lite specification with the same values',
+    async (unitInterval, showSeeds, band) => {
+      const c = chart(unitInterval, 7, band);
       const rows = curveRows(c);
       const values = {
         yTitle: 'P(optimal action)',
@@ -91,6 +95,7 @@ describe('vegaTemplates', () => {
         colorRange: groups.map((g) => g.color),
         seedOpacity: 0.3,
         ...legend,
+        showSeeds,
       };
       const template = unitInterval ? templates.curveUnit : templates.curveFree;
       const mine = await svg(fillTemplate(template, values) as object, CURVE_DATA, rows, 700);
@@ -104,7 +109,8 @@ describe('vegaTemplates', () => {
       // The values are drawn: the title, both colours, the seeds' opacity; and the width is not the template's.
       expect(mine).toContain('P(optimal action)');
       expect(mine).toContain('#f28e2b');
-      expect(mine).toContain('stroke="#4e79a7" stroke-width="1" opacity="0.3"');
+      if (showSeeds) expect(mine).toContain('stroke="#4e79a7" stroke-width="1" opacity="0.3"');
+      else expect(mine).not.toContain('opacity="0.3"');
       expect(await svg(fillTemplate(template, values) as object, CURVE_DATA, rows, TEMPLATE_WIDTH)).not.toBe(
         mine,
       );
