@@ -365,8 +365,10 @@ function collectGroups(runs: readonly RunData[], metricKeys: Set<string>): Group
   return groups;
 }
 
-function column(series: SeedSeries, metric: string): number[] {
+/** A metric's values at each of the seed's points (NaN where absent); the stored column itself when whole. */
+function column(series: SeedSeries, metric: string): readonly number[] {
   const values = series.values.get(metric) ?? [];
+  if (values.length === series.x.length) return values;
   const out = values.slice(0, series.x.length);
   while (out.length < series.x.length) out.push(Number.NaN);
   return out;
@@ -420,7 +422,7 @@ function meanCurve(
   label: string,
 ): CurveData | null {
   let x: readonly number[];
-  let curves: number[][];
+  let curves: (readonly number[])[];
   if (sameGrid(seeds)) {
     x = seeds[0]!.x;
     curves = seeds.map((s) => column(s, metric));
