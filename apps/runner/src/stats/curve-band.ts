@@ -42,9 +42,12 @@ export function curveBand(
     }
   }
   const points: BandPoint[] = [];
+  // One buffer for every point's values (meanInterval keeps none of them).
+  const values = new Array<number>(curves.length);
   for (let t = 0; t < samples.length; t++) {
     if (t % every !== 0 && t !== samples.length - 1) continue;
-    const interval = meanInterval(curves.map((curve) => curve[t]!));
+    for (let s = 0; s < curves.length; s++) values[s] = curves[s]![t]!;
+    const interval = meanInterval(values);
     points.push({
       series,
       samples: samples[t]!,
