@@ -79,19 +79,22 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
   };
   return {
     async finish(artifacts) {
-      // The metrics (megabytes) are written by the thread pool while the page and the rest are computed.
+      // Files are written by the thread pool while the rest is computed (the metrics while the page is).
       const pending: Promise<void>[] = [];
       try {
         pending.push(dir.writeInBackground('metrics.ndjson', ndjson(artifacts.metrics)));
         const config = { command, ...artifacts.config, provenance: await origin };
-        dir.write('config.json', json(config));
-        dir.write('summary.json', json(artifacts.summary));
-        dir.write('report.md', artifacts.report);
+        const write = (file: string, content: string): void => {
+          pending.push(dir.writeInBackground(file, content));
+        };
+        write('config.json', json(config));
+        write('summary.json', json(artifacts.summary));
+        write('report.md', artifacts.report);
         if ((VIEWABLE_COMMANDS as readonly string[]).includes(command)) {
           const run = { name: basename(dir.path), config, metrics: artifacts.metrics as RunData['metrics'] };
-          dir.write('report.html', reportPage([{ ...run, summary: artifacts.summary }]));
+          write('report.html', reportPage([{ ...run, summary: artifacts.summary }]));
         }
-        for (const [file, content] of Object.entries(artifacts.files)) dir.write(file, content);
+        for (const [file, content] of Object.entries(artifacts.files)) write(file, content);
         await Promise.all(pending);
         const finished = new Date();
         dir.write(
