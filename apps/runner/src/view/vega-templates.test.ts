@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { legendSignals } from './client/curve-legend.js';
 import { curveRows } from './client/curve-rows.js';
 import { curveTooltip } from './client/curve-tooltip.js';
-import { CURVE_DATA, curveChartSpec, TEMPLATE_WIDTH } from './curve-chart-spec.js';
+import { curveChartSpec, MEAN_DATA, SEED_DATA, TEMPLATE_WIDTH } from './curve-chart-spec.js';
 import { FIGURE_ONE_DATA, FIGURE_ONE_SERIES, figureOneSpec } from './figure-one-spec.js';
 import { fillTemplate, templateHoles } from './fill-template.js';
 import { type VegaTemplate, vegaTemplates } from './vega-templates.js';
@@ -14,15 +14,16 @@ import type { ChartData, GroupData } from './view-model.js';
 
 const templates = vegaTemplates();
 
-/** Draws a Vega runtime description headless, with its rows, at a width: the SVG text. */
-async function svg(runtime: object, data: string, rows: readonly object[], width: number): Promise<string> {
+/** Draws a Vega runtime description headless, with its data sets' rows, at a width: the SVG text. */
+async function svg(runtime: object, data: Record<string, readonly object[]>, width: number): Promise<string> {
   const view = new View(runtime as never, { renderer: 'none' });
   try {
     view.width(width);
-    view.insert(
-      data,
-      rows.map((r) => ({ ...r })),
-    );
+    for (const [name, rows] of Object.entries(data))
+      view.insert(
+        name,
+        rows.map((r) => ({ ...r })),
+      );
     await view.runAsync();
     // Vega numbers clip paths with one counter per process: renumber them per document.
     const ids = new Map<string, number>();
@@ -88,7 +89,8 @@ describe('vegaTemplates', () => {
     'draws a learning-curve chart (unitInterval %s, seeds shown %s, bands %s) exactly as compiling its Vega-Lite specification with the same values',
     async (unitInterval, showSeeds, band) => {
       const c = chart(unitInterval, 7, band);
-      const rows = curveRows(c);
+      const { seeds, means } = curveRows(c);
+      const rows = { [SEED_DATA]: seeds, [MEAN_DATA]: means };
       const values = {
         yTitle: 'P(optimal action)',
         colorDomain: groups.map((_, g) => g),
@@ -98,22 +100,15 @@ describe('vegaTemplates', () => {
         showSeeds,
       };
       const template = unitInterval ? templates.curveUnit : templates.curveFree;
-      const mine = await svg(fillTemplate(template, values) as object, CURVE_DATA, rows, 700);
-      const reference = await svg(
-        fromVegaLite(curveChartSpec(unitInterval, 700), values),
-        CURVE_DATA,
-        rows,
-        700,
-      );
+      const mine = await svg(fillTemplate(template, values) as object, rows, 700);
+      const reference = await svg(fromVegaLite(curveChartSpec(unitInterval, 700), values), rows, 700);
       expectSameSvg(mine, reference);
       // The values are drawn: the title, both colours, the seeds' opacity; and the width is not the template's.
       expect(mine).toContain('P(optimal action)');
       expect(mine).toContain('#f28e2b');
       if (showSeeds) expect(mine).toContain('stroke="#4e79a7" stroke-width="1" opacity="0.3"');
       else expect(mine).not.toContain('opacity="0.3"');
-      expect(await svg(fillTemplate(template, values) as object, CURVE_DATA, rows, TEMPLATE_WIDTH)).not.toBe(
-        mine,
-      );
+      expect(await svg(fillTemplate(template, values) as object, rows, TEMPLATE_WIDTH)).not.toBe(mine);
     },
   );
 
@@ -126,10 +121,10 @@ describe('vegaTemplates', () => {
       [false, templates.figureOneLines],
     ] as const) {
       const values = { xTitle: 'rank r (1 = highest return, N = 5)' };
-      const mine = await svg(fillTemplate(template, values) as object, FIGURE_ONE_DATA, rows, 640);
+      const mine = await svg(fillTemplate(template, values) as object, { [FIGURE_ONE_DATA]: rows }, 640);
       expectSameSvg(
         mine,
-        await svg(fromVegaLite(figureOneSpec(points, 640), values), FIGURE_ONE_DATA, rows, 640),
+        await svg(fromVegaLite(figureOneSpec(points, 640), values), { [FIGURE_ONE_DATA]: rows }, 640),
       );
       expect(mine).toContain('N = 5');
     }
@@ -228,9 +223,9 @@ describe('fillTemplate', () => {
 });
 
 describe('curveRows', () => {
-  it('ends each seed’s curve with a row without x and y, and no mean curve', () => {
-    const rows = curveRows(chart(true, 1));
-    const breaks = rows.filter((r) => r.x === null);
+  it('ends each seed’s curve with a row without x and y, and keeps the means apart', () => {
+    const { seeds, means } = curveRows(chart(true, 1));
+    const breaks = seeds.filter((r) => r.x === null);
     expect(breaks.map((r) => [r.g, r.seed])).toEqual([
       [0, 0],
       [0, 1],
@@ -239,9 +234,10 @@ describe('curveRows', () => {
       [1, 1],
       [1, 2],
     ]);
-    expect(breaks.every((r) => r.y === null && r.lo === null)).toBe(true);
-    expect(rows.length).toBe(2 * (4 * 6) + 6);
-    expect(rows.filter((r) => r.seed === -1 && r.lo !== null).length).toBe(2 * 6);
+    expect(breaks.every((r) => r.y === null)).toBe(true);
+    expect(seeds.length).toBe(2 * 3 * 7);
+    expect(means.map((r) => r.g)).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]);
+    expect(means.every((r) => r.lo !== null && r.lo < r.y && r.y < r.hi!)).toBe(true);
   });
 });
 
@@ -272,7 +268,7 @@ describe('legendSignals', () => {
 describe('curveTooltip', () => {
   it('writes a mean point’s run, steps, mean and interval, escaped; anything else as given', () => {
     const html = curveTooltip('P(optimal action)', [{ ...groups[0]!, label: 'a<b' }])(
-      { datum: { g: 0, seed: -1, x: 12000, y: 0.81234, lo: 0.8, hi: 0.82 } },
+      { datum: { g: 0, x: 12000, y: 0.81234, lo: 0.8, hi: 0.82 } },
       (v) => String(v).replaceAll('<', '&lt;'),
     );
     expect(html).toBe(
@@ -282,11 +278,11 @@ describe('curveTooltip', () => {
         '<tr><td class="key">95% CI from</td><td class="value">0.8</td></tr>' +
         '<tr><td class="key">95% CI to</td><td class="value">0.82</td></tr></table>',
     );
-    expect(curveTooltip('y', groups)({ g: 0, seed: 3 }, () => 'as given')).toBe('as given');
+    expect(curveTooltip('y', groups)({ g: 0, seed: 3, x: 1, y: 2 }, () => 'as given')).toBe('as given');
     // Steps as Intl.NumberFormat('en-US', { maximumSignificantDigits: 12 }) writes them.
     const intl = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 12 });
     for (const x of [0, 7, 999, 1000, 12345.5, 1234567, -4321, 0.25, 987654321012.4]) {
-      const cell = curveTooltip('y', groups)({ g: 1, seed: -1, x, y: 1, lo: null, hi: null }, String);
+      const cell = curveTooltip('y', groups)({ g: 1, x, y: 1, lo: null, hi: null }, String);
       expect(cell).toContain(`<td class="value">${intl.format(x)}</td>`);
     }
   });

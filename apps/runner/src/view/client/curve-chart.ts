@@ -8,7 +8,7 @@ import type { LegendState } from './legend.js';
  * The Vega runtime description of one learning-curve chart: the template compiled from `curveChartSpec`
  * when the runner was built, for the chart's y scale, with its holes filled: the y-axis title, the page's
  * colour scale (groups by index), the per-seed lines' opacity (the more seeds a group has, the fainter
- * their cloud) and the legend's state now (charts drawn later start from it). Its rows go to the data set `CURVE_DATA`.
+ * their cloud) and the legend's state now (charts drawn later start from it). Its rows go to the data sets `SEED_DATA` and `MEAN_DATA`.
  *
  * @param chart - the chart's model
  * @param groups - every group of the page (labels and colours)

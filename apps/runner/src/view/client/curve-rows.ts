@@ -1,44 +1,55 @@
 import type { ChartData } from '../view-model.js';
 
 /**
- * One row of a chart's data (the data set `CURVE_DATA`): a point of a seed's curve or of a group's mean
- * curve, or the row without x and y that ends a seed's curve (where the line through a group's seeds
- * breaks). Only what the chart filters and draws on: the legend's hidden runs and methods are turned into
- * hidden groups by the page, and the tooltip looks the group's label up.
+ * A row of a chart's seed data (`SEED_DATA`): a point of a seed's curve, or the row without x and y that
+ * ends it (where the one line drawn through a group's seeds breaks).
  */
-export interface CurveRow {
+export interface SeedRow {
   /** The curve group (index in the page model's groups): its colour, and what the legend hides. */
   readonly g: number;
-  /** The seed, or −1 on the mean curve. */
   readonly seed: number;
   readonly x: number | null;
   readonly y: number | null;
-  /** The mean's 95% interval; null on a seed's curve (and where the mean has none). */
+}
+
+/** A row of a chart's mean data (`MEAN_DATA`): a point of a group's mean curve and its 95% interval. */
+export interface MeanRow {
+  readonly g: number;
+  readonly x: number;
+  readonly y: number;
+  /** The interval's ends; null where the mean has none (one seed). */
   readonly lo: number | null;
   readonly hi: number | null;
 }
 
 /**
- * Expands the compact curves of the page model into rows, in curve order: each curve's points in order of
- * x, and after each seed's curve a row whose x and y are null, so that the one line drawn through a group's
- * seeds (see `curveChartSpec`) breaks there.
+ * Expands the compact curves of the page model into a chart's rows, in curve order: each curve's points in
+ * order of x, and after each seed's curve a row whose x and y are null, so that the one line drawn through
+ * a group's seeds (see `curveChartSpec`) breaks there. Only what the chart filters and draws on: the
+ * legend's hidden runs and methods are turned into hidden groups by the page, and the tooltip looks the
+ * group's label up.
  *
  * @param chart - the chart's model
- * @returns the rows
+ * @returns the seed rows and the mean rows
  * @example
  * ```ts
- * curveRows({ curves: [{ g: 0, s: 3, x: [1, 2], y: [0.5, 0.6] }], … }).map((r) => [r.seed, r.x]);
+ * curveRows({ curves: [{ g: 0, s: 3, x: [1, 2], y: [0.5, 0.6] }], … }).seeds.map((r) => [r.seed, r.x]);
  * // [[3, 1], [3, 2], [3, null]]
  * ```
  */
-export function curveRows(chart: ChartData): CurveRow[] {
-  const rows: CurveRow[] = [];
+export function curveRows(chart: ChartData): { seeds: SeedRow[]; means: MeanRow[] } {
+  const seeds: SeedRow[] = [];
+  const means: MeanRow[] = [];
   for (const c of chart.curves) {
-    const seed = c.s ?? -1;
-    for (let i = 0; i < c.x.length; i++) {
-      rows.push({ g: c.g, seed, x: c.x[i]!, y: c.y[i]!, lo: c.lo?.[i] ?? null, hi: c.hi?.[i] ?? null });
+    const { g, s } = c;
+    if (s === null) {
+      for (let i = 0; i < c.x.length; i++) {
+        means.push({ g, x: c.x[i]!, y: c.y[i]!, lo: c.lo?.[i] ?? null, hi: c.hi?.[i] ?? null });
+      }
+    } else {
+      for (let i = 0; i < c.x.length; i++) seeds.push({ g, seed: s, x: c.x[i]!, y: c.y[i]! });
+      seeds.push({ g, seed: s, x: null, y: null });
     }
-    if (c.s !== null) rows.push({ g: c.g, seed, x: null, y: null, lo: null, hi: null });
   }
-  return rows;
+  return { seeds, means };
 }

@@ -1,5 +1,5 @@
 import type { GroupData } from '../view-model.js';
-import type { CurveRow } from './curve-rows.js';
+import type { MeanRow } from './curve-rows.js';
 
 /** What the tooltip formatter passes to write a value safely into HTML. */
 type Sanitize = (value: unknown) => string;
@@ -30,7 +30,7 @@ function fourDigits(value: number): string {
  * @returns a formatter for vega-tooltip's `formatTooltip` option
  * @example
  * ```ts
- * curveTooltip('P(optimal action)', groups)({ g: 0, seed: -1, x: 1200, y: 0.8123, lo: 0.8, hi: 0.82 }, String);
+ * curveTooltip('P(optimal action)', groups)({ g: 0, x: 1200, y: 0.8123, lo: 0.8, hi: 0.82 }, String);
  * // '<table><tr><td class="key">run</td><td class="value">a · ftw</td></tr>…1,200…0.8123…0.8…0.82…</table>'
  * ```
  */
@@ -41,12 +41,13 @@ export function curveTooltip(
   return (value, sanitize) => {
     // Over the nearest-point hover, Vega-Lite's Voronoi cell gives the hovered point's scene item, whose
     // `datum` is the row.
-    let row = value as (Partial<CurveRow> & { datum?: unknown }) | null;
-    for (let depth = 0; depth < 3 && row?.seed === undefined && typeof row?.datum === 'object'; depth++) {
+    let row = value as (Partial<MeanRow> & { datum?: unknown }) | null;
+    for (let depth = 0; depth < 3 && row?.g === undefined && typeof row?.datum === 'object'; depth++) {
       row = row.datum as typeof row;
     }
     const group = typeof row?.g === 'number' ? groups[row.g] : undefined;
-    if (row === null || typeof row !== 'object' || row.seed !== -1 || group === undefined)
+    // A mean row has an interval (null without one); anything else is shown as vega-tooltip would.
+    if (row === null || typeof row !== 'object' || group === undefined || !('hi' in row))
       return sanitize(value);
     const entries: [string, string][] = [
       ['run', group.label],

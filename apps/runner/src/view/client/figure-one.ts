@@ -150,8 +150,7 @@ export async function mountFigureOne(onValues: (values: FigureOneValues) => void
       view = await mountChart(chart, {
         runtime: runtime(values.n),
         width,
-        data: FIGURE_ONE_DATA,
-        rows: data,
+        data: { [FIGURE_ONE_DATA]: data },
         fileName: 'figure-1',
       });
       drawnN = values.n;

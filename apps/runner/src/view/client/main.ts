@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 
-import { CURVE_DATA, HOVER_ARMED } from '../curve-chart-spec.js';
+import { HOVER_ARMED, MEAN_DATA, SEED_DATA } from '../curve-chart-spec.js';
 import type { ChartData, ViewModel } from '../view-model.js';
 import { curveChartRuntime } from './curve-chart.js';
 import { legendSignals } from './curve-legend.js';
@@ -70,11 +70,11 @@ function start(): PageApi {
     const done = queue.then(async () => {
       const started = performance.now();
       const target = document.querySelector<HTMLElement>(`#${id} .vega`)!;
+      const rows = curveRows(chart);
       const view = await mountChart(target, {
         runtime: curveChartRuntime(chart, model.groups, state),
         width: Math.max(300, target.clientWidth),
-        data: CURVE_DATA,
-        rows: curveRows(chart),
+        data: { [SEED_DATA]: rows.seeds, [MEAN_DATA]: rows.means },
         formatTooltip: curveTooltip(chart.axis, model.groups),
         fileName: chart.metric,
       });

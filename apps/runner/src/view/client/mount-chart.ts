@@ -3,15 +3,14 @@ import { Handler } from 'vega-tooltip';
 import { View, Warn } from './vega-runtime.js';
 import type { VegaView } from './vega-view.js';
 
-/** What a chart draws: its Vega runtime description (a filled template) and the rows of its one data set. */
+/** What a chart draws: its Vega runtime description (a filled template) and the rows of its data sets. */
 export interface ChartInput {
   /** Vega's runtime description of the chart (compiled and parsed when the runner was built; see vega-templates.ts). */
   readonly runtime: object;
   /** The chart's width in pixels, axes included. */
   readonly width: number;
-  /** The data set the rows go to. */
-  readonly data: string;
-  readonly rows: readonly object[];
+  /** The rows of each data set, by name. */
+  readonly data: Readonly<Record<string, readonly object[]>>;
   /** Writes the tooltip's HTML from the hovered value (vega-tooltip's `formatTooltip`); its default if absent. */
   readonly formatTooltip?: (value: unknown, sanitize: (value: unknown) => string) => string;
   /** The file name of the exported SVG and PNG, without extension. */
@@ -38,7 +37,7 @@ export async function mountChart(element: HTMLElement, input: ChartInput): Promi
       ...(input.formatTooltip === undefined ? {} : { formatTooltip: input.formatTooltip }),
     }).call,
   );
-  view.insert(input.data, input.rows);
+  for (const [name, rows] of Object.entries(input.data)) view.insert(name, rows);
   element.replaceChildren();
   const plot = document.createElement('div');
   element.append(plot);
