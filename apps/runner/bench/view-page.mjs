@@ -18,7 +18,7 @@
 // main-thread CPU (Chrome's TaskDuration, thread ticks) is printed beside them as the steadier figure.
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -172,8 +172,10 @@ try {
       '--disable-features=PreloadTopChromeWebUI',
     ],
   });
+  const loadBefore = loadavg()[0];
   const [floor, target] = await drawTimes(browser, [join(work, 'floor.html'), join(work, 'large.html')]);
   await browser.close();
+  const loadAfter = loadavg()[0];
   const mb = (b) => `${(b / 1e6).toFixed(2)} MB`;
   console.log(
     `ftw view of ${given ?? '100 seeds × 10^4 iterations (synthetic)'}: ftw view took ${(viewMs / 1000).toFixed(1)} s`,
@@ -189,6 +191,10 @@ try {
   );
   console.log(
     `main-thread CPU  ${target.readyBusy.toFixed(0)} ms to the charts in view (floor ${floor.readyBusy.toFixed(0)} ms), ${target.allBusy.toFixed(0)} ms to every chart (floor ${floor.allBusy.toFixed(0)} ms)`,
+  );
+  // The wall times wait for a core whenever other work runs: the load says how much there was.
+  console.log(
+    `machine load     ${loadBefore.toFixed(1)} -> ${loadAfter.toFixed(1)} (1-minute average, before and after the rounds; ${cpus().length} cores)`,
   );
   const missed = (size >= SIZE_GOAL ? 1 : 0) + (target.ready > READY_GOAL_MS ? 1 : 0);
   console.log(missed === 0 ? 'goals met' : `${missed} goal(s) missed`);
