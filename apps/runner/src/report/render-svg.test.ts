@@ -172,6 +172,22 @@ describe('renderSvg', () => {
     ]);
   });
 
+  it('drops every other x label while labels overlap, keeping every tick and grid line', () => {
+    // 0 to 8,000 in steps of 500: 17 labels of up to 5 characters do not fit in 560 px ("7,500" would
+    // run into the flush "8,000").
+    const root = parseXml(renderSvg({ ...base, series: [{ name: 's', x: [0, 8000], line: [0.1, 0.9] }] }));
+    const labels = all(root, 'text')
+      .map((t) => t.text)
+      .filter((t) => /^[\d,]+$/.test(t));
+    expect(labels).toEqual(expect.arrayContaining(['0', '1,000', '2,000', '4,000', '8,000']));
+    expect(labels).not.toContain('7,500');
+    expect(labels).not.toContain('500');
+    const axis = all(root, 'path').find((p) => p.attributes['stroke'] === '#888')!;
+    // The axis keeps a tick mark at each of the 17 x ticks and the 11 y ticks (0.0 to 1.0).
+    expect(axis.attributes['d']!.match(/v5/g)).toHaveLength(17);
+    expect(axis.attributes['d']!.match(/h-5/g)).toHaveLength(11);
+  });
+
   it('maps a log axis by the logarithm of the value', () => {
     const root = parseXml(
       renderSvg({

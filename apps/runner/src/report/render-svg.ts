@@ -53,6 +53,21 @@ function textWidth(text: string, size: number, bold = false): number {
   return (units / 1000) * size * (bold ? BOLD : 1);
 }
 
+/** Least gap between two axis labels, px. */
+const LABEL_SEPARATION = 3;
+
+/**
+ * Vega's "parity" strategy against overlapping axis labels: while two neighbours overlap (their extents,
+ * in order along the axis, closer than {@link LABEL_SEPARATION}), keep every other label.
+ */
+function withoutOverlap<T extends { readonly from: number; readonly to: number }>(labels: readonly T[]): T[] {
+  let kept = [...labels];
+  const overlapping = (list: readonly T[]): boolean =>
+    list.some((l, i) => i > 0 && l.from < list[i - 1]!.to + LABEL_SEPARATION);
+  while (kept.length >= 3 && overlapping(kept)) kept = kept.filter((_, i) => i % 2 === 0);
+  return kept;
+}
+
 /** A pixel coordinate with at most 2 decimals: the same text on every platform (toFixed is exact). */
 function px(value: number): string {
   return String(Math.round(value * 100) / 100);
@@ -222,18 +237,28 @@ export function renderSvg(spec: ChartSpec): string {
   const ticks: string[] = [];
   const labels: string[] = [];
   const xLabelled = x.ticks.filter((t) => t.label !== null);
-  for (const [i, t] of xLabelled.entries()) {
+  const xLabels = xLabelled.map((t, i) => {
     const at = x.map(t.value);
     ticks.push(`M${px(at)},${height}v${TICK}`);
     // The end labels are flush with the plot's edges, as Vega-Lite's labelFlush does.
     const anchor = at <= 0.5 && i === 0 ? 'start' : at >= width - 0.5 ? 'end' : 'middle';
-    labels.push(text(at, height + TICK + LABEL_GAP + 8, t.label!, ` text-anchor="${anchor}"`));
+    const w = textWidth(t.label!, LABEL_SIZE);
+    const from = anchor === 'start' ? at : anchor === 'end' ? at - w : at - w / 2;
+    return { at, anchor, label: t.label!, from, to: from + w };
+  });
+  for (const l of withoutOverlap(xLabels)) {
+    labels.push(text(l.at, height + TICK + LABEL_GAP + 8, l.label, ` text-anchor="${l.anchor}"`));
   }
-  for (const t of y.ticks) {
-    if (t.label === null) continue;
-    const at = y.map(t.value);
-    ticks.push(`M0,${px(at)}h${-TICK}`);
-    labels.push(text(-(TICK + LABEL_GAP), at + 3, t.label, ' text-anchor="end"'));
+  const yLabels = y.ticks
+    .filter((t) => t.label !== null)
+    .map((t) => {
+      const at = y.map(t.value);
+      ticks.push(`M0,${px(at)}h${-TICK}`);
+      return { at, label: t.label!, from: at - LABEL_SIZE / 2, to: at + LABEL_SIZE / 2 };
+    })
+    .sort((a, b) => a.from - b.from);
+  for (const l of withoutOverlap(yLabels)) {
+    labels.push(text(-(TICK + LABEL_GAP), l.at + 3, l.label, ' text-anchor="end"'));
   }
   out.push(
     `<path d="M0,${height}h${width}M0,0v${height}${ticks.join('')}" stroke="#888" fill="none" shape-rendering="crispEdges"/>`,
