@@ -67,13 +67,16 @@ function start(): PageApi {
     const existing = requested.get(id);
     if (existing !== undefined) return existing;
     const chart = charts.get(id)!;
+    const target = document.querySelector<HTMLElement>(`#${id} .vega`)!;
+    // Measured when the chart is asked for: the charts in view are asked for together, after one layout;
+    // measured when drawn, each would force the page to be laid out again around the chart before it.
+    const width = Math.max(300, target.clientWidth);
     const done = queue.then(async () => {
       const started = performance.now();
-      const target = document.querySelector<HTMLElement>(`#${id} .vega`)!;
       const rows = curveRows(chart);
       const view = await mountChart(target, {
         runtime: curveChartRuntime(chart, model.groups, state),
-        width: Math.max(300, target.clientWidth),
+        width,
         data: { [SEED_DATA]: rows.seeds, [MEAN_DATA]: rows.means },
         formatTooltip: curveTooltip(chart.axis, model.groups),
         fileName: chart.metric,
