@@ -10,9 +10,10 @@
 //
 // Needs the built CLI (pnpm --filter @ftw/runner build) and Debian's chromium.
 //
-// Measured (2 cores shared with other engineers' work, 1-minute load 5-8; 4 runs of this bench, each the
-// median of 5 rounds): page 1.21 MB (floor 0.61 MB); charts in view 915-1063 ms (single rounds 579-1596
-// ms; floor 492-727 ms), main-thread CPU to them 447-545 ms (floor 267-287 ms); every chart 1605-1954 ms.
+// Measured (2 cores shared with other engineers' work; 6 runs of this bench, each the median of 5 rounds):
+// page 1.21 MB (floor 0.61 MB); charts in view 741-793 ms at a 1-minute load of about 4, 915-1063 ms at
+// 5-8 (single rounds 579-1596 ms; floor 492-727 ms), main-thread CPU to them 447-545 ms (floor 267-345
+// ms); every chart 1300-1954 ms.
 // Before the charts were compiled and parsed at build time, with Vega, Vega-Lite and vega-embed inlined
 // (medians of 3, load ≈ 3): 1968 ms (floor 974 ms), CPU 1119 ms (floor 633 ms). Wall times vary by ±30%
 // and more between runs here, with the other work on the machine (a run at load 6.3-7.2 gave 1253 ms
