@@ -295,16 +295,20 @@ class LossRows {
     this.#allocate(16);
   }
 
-  /** Room for `capacity` rows, in one buffer (a typed array of its own costs about a microsecond each). */
+  /**
+   * Room for `capacity` rows, in two buffers (a typed array of its own costs about a microsecond each):
+   * the gradient alone, since `ftwLoss` checks that it shares no memory with what it reads (a check that
+   * stops at different buffers), and everything else.
+   */
   #allocate(capacity: number): void {
     const A = this.#actions;
-    const floats = capacity * (3 * A + 1);
+    const floats = capacity * (2 * A + 1);
     const buffer = new ArrayBuffer(8 * floats + 8 * capacity);
     this.#capacity = capacity;
+    this.#grad = new Float64Array(capacity * A);
     this.#logits = new Float64Array(buffer, 0, capacity * A);
-    this.#grad = new Float64Array(buffer, 8 * capacity * A, capacity * A);
-    this.#reference = new Float64Array(buffer, 16 * capacity * A, capacity * A);
-    this.#weights = new Float64Array(buffer, 24 * capacity * A, capacity);
+    this.#reference = new Float64Array(buffer, 8 * capacity * A, capacity * A);
+    this.#weights = new Float64Array(buffer, 16 * capacity * A, capacity);
     this.#selected = new Int32Array(buffer, 8 * floats, capacity);
     this.observations = new Int32Array(buffer, 8 * floats + 4 * capacity, capacity);
     this.#cache = [];
