@@ -15,12 +15,8 @@ export default defineConfig([
     // so that their third-party imports (Redis, Zod, …) load only when the command runs: without
     // splitting, esbuild hoists them to the top of the one bundle.
     splitting: true,
-    // Vega and Vega-Lite are bundled into the (lazily loaded) chart chunk: as installed they are some
-    // hundred ES modules, and resolving and loading them one by one cost about 0.5 s of CPU per run that
-    // draws a chart, against about 0.15 s for the same code in one file. Vega's optional node-canvas stays
-    // out (it is not installed; text is measured without it).
-    noExternal: ['vega', 'vega-lite'],
-    external: ['canvas'],
+    // No Vega here: report.md's charts are written as SVG directly (src/report/render-svg.ts), and the
+    // `ftw view` page's charts are compiled when its script is built (view-client.tsup.ts).
     // Both builds write dist/ at once: this one must not delete the page script.
     clean: ['!view-client.js'],
     banner: { js: '#!/usr/bin/env node' },
