@@ -39,6 +39,9 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // Headless Chromium otherwise preloads its omnibox's web UI at each new page, parsing scripts on
+      // background threads that compete with the page (and the other test files) for the cores.
+      '--disable-features=PreloadTopChromeWebUI',
     ],
   });
 }
