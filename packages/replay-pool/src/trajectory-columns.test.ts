@@ -46,7 +46,7 @@ describe('ReplayPool.columnsAt', () => {
     'reads what was pushed at every position, across wrap-around, slabs and a snapshot round trip',
     (inputs, capacity) => {
       const pool = new ReplayPool({ capacity });
-      inputs.forEach((input) => pool.push(input));
+      for (const input of inputs) pool.push(input);
       const held = inputs.slice(-capacity);
       for (const p of [pool, ReplayPool.fromBytes(pool.toBytes())]) {
         for (let position = 0; position < p.size; position++) {
@@ -70,8 +70,10 @@ describe('ReplayPool.columnsAt', () => {
       },
       { actions: [0, 3], logProbs: [-1, -2], versions: [4, 6], return: 0.25 },
     ];
-    inputs.forEach((input) => pool.push(input));
-    inputs.forEach((input, position) => expect(read(pool.columnsAt(position))).toEqual(expected(input)));
+    for (const input of inputs) pool.push(input);
+    inputs.forEach((input, position) => {
+      expect(read(pool.columnsAt(position))).toEqual(expected(input));
+    });
   });
 
   it('rejects a position that is not a held one, naming it', () => {
