@@ -1,5 +1,6 @@
 import { type AxisScale, axisScale } from './axis-scale.js';
 import type { ChartAxis, ChartSeries, ChartSpec } from './chart-spec.js';
+import { escapeMarkup } from './escape-markup.js';
 
 /** Vega's `tableau10` scheme, the colours the charts had when Vega drew them; it repeats past 10 series. */
 const PALETTE = [
@@ -73,17 +74,8 @@ function px(value: number): string {
   return String(Math.round(value * 100) / 100);
 }
 
-function escapeXml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
-
 function text(x: number, y: number, content: string, attributes: string): string {
-  return `<text x="${px(x)}" y="${px(y)}"${attributes}>${escapeXml(content)}</text>`;
+  return `<text x="${px(x)}" y="${px(y)}"${attributes}>${escapeMarkup(content)}</text>`;
 }
 
 /** Checks one series and appends its x and y values to `xs` and `ys` (for the axes' extents). */
@@ -213,8 +205,8 @@ export function renderSvg(spec: ChartSpec): string {
 
   const out: string[] = [];
   out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${totalWidth}" height="${totalHeight}" viewBox="0 0 ${totalWidth} ${totalHeight}" font-family="sans-serif" role="img" aria-label="${escapeXml(spec.title)}">`,
-    `<title>${escapeXml(spec.title)}</title>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${totalWidth}" height="${totalHeight}" viewBox="0 0 ${totalWidth} ${totalHeight}" font-family="sans-serif" role="img" aria-label="${escapeMarkup(spec.title)}">`,
+    `<title>${escapeMarkup(spec.title)}</title>`,
     `<rect width="${totalWidth}" height="${totalHeight}" fill="white"/>`,
     text(PAD, PAD + 10, spec.title, ` font-size="${TITLE_SIZE}" font-weight="bold"`),
   );
@@ -269,7 +261,7 @@ export function renderSvg(spec: ChartSpec): string {
       spec.x.title,
       ` font-size="${AXIS_TITLE_SIZE}" font-weight="bold" text-anchor="middle"`,
     ),
-    `<text transform="translate(${px(-(TICK + LABEL_GAP + labelWidth + Y_TITLE_GAP))},${px(height / 2)}) rotate(-90)" font-size="${AXIS_TITLE_SIZE}" font-weight="bold" text-anchor="middle">${escapeXml(spec.y.title)}</text>`,
+    `<text transform="translate(${px(-(TICK + LABEL_GAP + labelWidth + Y_TITLE_GAP))},${px(height / 2)}) rotate(-90)" font-size="${AXIS_TITLE_SIZE}" font-weight="bold" text-anchor="middle">${escapeMarkup(spec.y.title)}</text>`,
   );
 
   // Marks: every band, then every line, then every dot, so that no band hides another series' line.

@@ -1,16 +1,7 @@
+import { escapeMarkup } from '../report/escape-markup.js';
 import type { PageAssets } from './page-assets.js';
 import type { SummaryTable } from './summary-tables.js';
 import type { ViewModel } from './view-model.js';
-
-/** Escapes text for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 /** Script text that cannot end its `<script>` element early. */
 function scriptText(source: string): string {
@@ -18,14 +9,14 @@ function scriptText(source: string): string {
 }
 
 function table(t: SummaryTable, className = ''): string {
-  const head = t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('');
+  const head = t.columns.map((c) => `<th>${escapeMarkup(c)}</th>`).join('');
   const body = t.rows
     .map(
       (r) =>
-        `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${escapeHtml(c)}</th>` : `<td>${escapeHtml(c)}</td>`)).join('')}</tr>`,
+        `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${escapeMarkup(c)}</th>` : `<td>${escapeMarkup(c)}</td>`)).join('')}</tr>`,
     )
     .join('\n');
-  return `<div class="table-wrap"><table class="${className}"><caption>${escapeHtml(t.title)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+  return `<div class="table-wrap"><table class="${className}"><caption>${escapeMarkup(t.title)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
 function configSection(model: ViewModel): string {
@@ -96,19 +87,19 @@ code { background: var(--panel); padding: 0 3px; border-radius: 3px; }
  * ```
  */
 export function renderPage(model: ViewModel, assets: PageAssets): string {
-  const notices = model.notices.map((n) => `<li>${escapeHtml(n)}</li>`).join('\n');
+  const notices = model.notices.map((n) => `<li>${escapeMarkup(n)}</li>`).join('\n');
   const sections = model.environments
     .map((env, e) => {
       const charts = env.charts
         .map(
           (c, i) =>
-            `<figure class="chart" id="chart-${e}-${i}" data-metric="${escapeHtml(c.metric)}"><figcaption>${escapeHtml(c.title)}</figcaption><div class="vega"></div></figure>`,
+            `<figure class="chart" id="chart-${e}-${i}" data-metric="${escapeMarkup(c.metric)}"><figcaption>${escapeMarkup(c.title)}</figcaption><div class="vega"></div></figure>`,
         )
         .join('\n');
       const groups = model.groups.filter((g) => g.environment === e).map((g) => g.label);
       return `<section class="environment" id="environment-${e}">
-<h2>${model.environments.length > 1 ? `${e + 1}. ` : ''}${escapeHtml(env.label)}</h2>
-<p class="muted">${escapeHtml(groups.join(', '))}. Thin lines: one seed each; thick line and band: mean over the run’s seeds with its 95% Student-t interval. Drag or scroll on a chart to pan and zoom the environment-step axis; double-click to reset.</p>
+<h2>${model.environments.length > 1 ? `${e + 1}. ` : ''}${escapeMarkup(env.label)}</h2>
+<p class="muted">${escapeMarkup(groups.join(', '))}. Thin lines: one seed each; thick line and band: mean over the run’s seeds with its 95% Student-t interval. Drag or scroll on a chart to pan and zoom the environment-step axis; double-click to reset.</p>
 ${env.charts.length === 0 ? '<p>These runs record no numeric per-iteration metric to draw.</p>' : `<div class="charts">${charts}</div>`}
 ${env.tables.map((t) => table(t)).join('\n')}
 </section>`;
@@ -120,7 +111,7 @@ ${env.tables.map((t) => table(t)).join('\n')}
     .map(
       (s) =>
         `${s.name === 'ftw view' ? `<script type="application/json" id="ftw-data">${data}</script>\n` : ''}` +
-        `<script data-name="${escapeHtml(s.name)}">${scriptText(s.source)}</script>`,
+        `<script data-name="${escapeMarkup(s.name)}">${scriptText(s.source)}</script>`,
     )
     .join('\n');
   return `<!doctype html>
@@ -129,13 +120,13 @@ ${env.tables.map((t) => table(t)).join('\n')}
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:">
-<title>${escapeHtml(model.title)}</title>
+<title>${escapeMarkup(model.title)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <header>
-<h1>${escapeHtml(model.title)}</h1>
-<p class="muted">${model.runs.length} run${model.runs.length === 1 ? '' : 's'} (${escapeHtml(model.runs.map((r) => `${r.name}: ftw ${r.command}`).join('; '))}), ${model.groups.length} configuration${model.groups.length === 1 ? '' : 's'}, learning curves against environment steps.</p>
+<h1>${escapeMarkup(model.title)}</h1>
+<p class="muted">${model.runs.length} run${model.runs.length === 1 ? '' : 's'} (${escapeMarkup(model.runs.map((r) => `${r.name}: ftw ${r.command}`).join('; '))}), ${model.groups.length} configuration${model.groups.length === 1 ? '' : 's'}, learning curves against environment steps.</p>
 <ul class="notices" id="notices">${notices}
 <noscript><li class="error">Scripts are off: the charts, the legend and the Figure 1 widget need them; the tables below do not.</li></noscript>
 </ul>
