@@ -96,3 +96,47 @@ function formatTime(ns) {
   if (ns < 1e9) return `${(ns / 1e6).toFixed(2)} ms`;
   return `${(ns / 1e9).toFixed(2)} s`;
 }
+
+/**
+ * A cross-check in CPU time, steadier than wall clock on a shared machine (other processes inflate the
+ * wall time of one benchmark more than another's): the floor and the target alternate in `rounds` rounds,
+ * each run `floorCalls` / `targetCalls` times and timed in this process's CPU time (user + system), and
+ * the median of the per-round ratios (target per call over floor per call) is printed with the rounds'
+ * range, both times per call in the median round, and the goal. Printed for the record: the exit code
+ * follows the mitata figures of {@link runAndReport}.
+ * @param {object} check
+ * @param {string} check.label - what is compared, printed first.
+ * @param {(i: number) => unknown} check.target - one call of the measured operation (given its index).
+ * @param {(i: number) => unknown} check.floor - one call of the floor.
+ * @param {number} check.targetCalls - calls of `target` per round.
+ * @param {number} check.floorCalls - calls of `floor` per round.
+ * @param {number} [check.rounds] - rounds, odd (default 41).
+ * @param {number} [check.goal] - the largest acceptable median ratio, printed with "met" or "NOT MET".
+ * @returns {number} the median ratio.
+ */
+export function cpuCrossCheck({ label, target, floor, targetCalls, floorCalls, rounds = 41, goal }) {
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds % 2 === 0)
+    throw new RangeError(`rounds must be an odd positive integer, got ${rounds}`);
+  const perCall = (f, calls) => {
+    const start = process.cpuUsage();
+    for (let i = 0; i < calls; i++) f(i);
+    const used = process.cpuUsage(start);
+    return ((used.user + used.system) * 1e3) / calls;
+  };
+  const results = [];
+  for (let r = 0; r < rounds; r++) {
+    const f = perCall(floor, floorCalls);
+    const t = perCall(target, targetCalls);
+    results.push({ ratio: t / f, floor: f, target: t });
+  }
+  results.sort((a, b) => a.ratio - b.ratio);
+  const mid = results[(rounds - 1) / 2];
+  const verdict =
+    goal === undefined ? '(no goal)' : `(goal <= ${goal}×) ${mid.ratio <= goal ? 'met' : 'NOT MET'}`;
+  console.log(
+    `cross-check in CPU time (median of ${rounds} interleaved rounds): ${label}: ${mid.ratio.toFixed(2)}× the floor ` +
+      `(rounds ${results[0].ratio.toFixed(2)}–${results.at(-1).ratio.toFixed(2)}; ` +
+      `${formatTime(mid.target)} against ${formatTime(mid.floor)}) ${verdict}`,
+  );
+  return mid.ratio;
+}

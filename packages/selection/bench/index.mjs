@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { bench, do_not_optimize } from 'mitata';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { runAndReport } from '../../../scripts/bench-ratios.mjs';
+import { cpuCrossCheck, runAndReport } from '../../../scripts/bench-ratios.mjs';
 import { EliteSampler, rankOccupancy, selectElites } from '../dist/index.js';
 
 // Two suites, each in a process of its own, so that neither's JIT feedback (other pool sizes, other
@@ -111,27 +111,12 @@ await runAndReport(
 // with out alternate in 41 rounds of 20,000 calls, timed in this process's CPU time, and the median of
 // the per-round ratios is printed with the goal beside it. The exit code follows the mitata figure.
 if (suite === 'small') {
-  const floorCall = small[SMALL_FLOOR];
-  const outCall = small['selectElites J=4 C=5 K=1 n=128, out'];
-  const CALLS = 20_000;
-  const cpuPerCall = (f) => {
-    const start = process.cpuUsage();
-    for (let i = 0; i < CALLS; i++) f();
-    const used = process.cpuUsage(start);
-    return ((used.user + used.system) * 1e3) / CALLS;
-  };
-  const rounds = [];
-  for (let r = 0; r < 41; r++) {
-    const f = cpuPerCall(floorCall);
-    const t = cpuPerCall(outCall);
-    rounds.push({ ratio: t / f, floor: f, target: t });
-  }
-  rounds.sort((a, b) => a.ratio - b.ratio);
-  const mid = rounds[20];
-  const verdict = mid.ratio <= 3 ? 'met' : 'NOT MET';
-  console.log(
-    `cross-check in CPU time (median of 41 interleaved rounds): selectElites J=4 C=5 K=1 n=128, out: ` +
-      `${mid.ratio.toFixed(2)}× the floor (rounds ${rounds[0].ratio.toFixed(2)}–${rounds[40].ratio.toFixed(2)}; ` +
-      `${mid.target.toFixed(0)} ns against ${mid.floor.toFixed(0)} ns) (goal <= 3×) ${verdict}`,
-  );
+  cpuCrossCheck({
+    label: 'selectElites J=4 C=5 K=1 n=128, out',
+    target: small['selectElites J=4 C=5 K=1 n=128, out'],
+    floor: small[SMALL_FLOOR],
+    targetCalls: 20_000,
+    floorCalls: 20_000,
+    goal: 3,
+  });
 }
