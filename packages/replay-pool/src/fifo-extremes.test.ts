@@ -23,6 +23,54 @@ describe('FifoExtremes', () => {
     }
   });
 
+  test.prop([fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 100, maxLength: 400 })])(
+    'keeps them for a rising series whose deques grow while their ring has wrapped',
+    (ops) => {
+      // Mostly rising values (each op: 0 removes the oldest, 1 or 2 adds the next value, 2 a smaller one),
+      // so the minimum's deque keeps nearly every item and grows past 16 after removals moved its head.
+      const window = new FifoExtremes();
+      const model: number[] = [];
+      let next = 0;
+      for (const op of ops) {
+        if (op === 0 && model.length > 0) {
+          model.shift();
+          window.removeOldest();
+        } else {
+          next += 1;
+          const v = op === 2 ? next - 3 : next;
+          window.add(v);
+          model.push(v);
+        }
+        expect(window.min).toBe(model.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...model));
+        expect(window.max).toBe(model.length === 0 ? Number.NEGATIVE_INFINITY : Math.max(...model));
+      }
+    },
+  );
+
+  it('grows a deque whose ring has wrapped without losing its order', () => {
+    const window = new FifoExtremes();
+    const model: number[] = [];
+    let next = 0;
+    const add = () => {
+      window.add(++next);
+      model.push(next);
+    };
+    const remove = () => {
+      window.removeOldest();
+      model.shift();
+    };
+    for (let k = 0; k < 10; k++) add();
+    for (let k = 0; k < 8; k++) remove(); // the deques' fronts are now at ring index 8
+    for (let k = 0; k < 30; k++) {
+      add(); // the minimum's deque, holding every item, grows at 16 with its ring wrapped
+      expect([window.min, window.max]).toEqual([Math.min(...model), Math.max(...model)]);
+    }
+    for (let k = 0; k < 32; k++) {
+      remove();
+      expect([window.min, window.max]).toEqual([Math.min(...model), Math.max(...model)]);
+    }
+  });
+
   it('holds thousands of increasing values (the deques grow) and empties on clear', () => {
     const window = new FifoExtremes();
     for (let v = 0; v < 5000; v++) window.add(v);
