@@ -2,18 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { PoolMirror, RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
-import { BaselineUpdater } from '../train/baseline-updater.js';
 import { createPolicy } from '../train/create-policy.js';
 import type { Episode } from '../train/episode.js';
-import { configSelector, FtwUpdater } from '../train/ftw-updater.js';
 import { createOptimizer } from '../train/optimizer.js';
-import type { Updater } from '../train/updater.js';
-import { type AsyncOptions, baselineWeighting } from './async-options.js';
+import type { AsyncOptions } from './async-options.js';
 import { ACTOR_VARIABLE, type ActorTask } from './redis-actor.js';
 import type { AsyncIterationMetrics, AsyncSeedResult } from './train-async-seed.js';
-import { asyncEnvironment } from './train-async-seed.js';
-import { versionSpread } from './version-spread.js';
-import { weightedSelector } from './weighted-selector.js';
+import { asyncEnvironment, asyncIterationMetrics, asyncLearner } from './train-async-seed.js';
 
 /** A real asynchronous seed: the simulation's figures plus the wall-clock throughput. */
 export interface RedisSeedResult extends AsyncSeedResult {
@@ -92,14 +87,8 @@ export async function trainRedisSeed(
   const env = asyncEnvironment(config, options, streams.environment);
   const policy = createPolicy(config, env);
   const optimizer = createOptimizer(config.optimizer, config.lr);
-  const weighted =
-    config.method === 'ftw'
-      ? weightedSelector(configSelector(config, streams.selection), policy, options.is)
-      : null;
-  const updater: Updater =
-    weighted === null
-      ? new BaselineUpdater(config, policy, optimizer, baselineWeighting(options.is))
-      : new FtwUpdater(config, policy, optimizer, weighted.select);
+  const learner = asyncLearner(config, options, policy, optimizer, streams.selection);
+  const updater = learner.updater;
   const name = `ftw-${process.pid}-${Date.now().toString(36)}-seed${seed}`;
   const r = 1 / config.rollouts;
   const pool = await RedisPool.open(url, {
@@ -144,31 +133,25 @@ export async function trainRedisSeed(
         samples += e.length;
         returnSum += e.return;
       }
-      const { spread, multiVersion: multi } = versionSpread(fresh);
       const stats = updater.update(fresh, version);
       if (stats !== null) {
         version++;
         await publish();
       }
-      const selection = stats === null ? null : (weighted?.last() ?? null);
-      metrics.push({
-        seed,
-        iteration,
-        samples,
-        reward: returnSum / fresh.length,
-        optimalProbability: env.evaluate(policy).score,
-        regret: null,
-        updated: stats !== null,
-        version,
-        versionSpread: spread / fresh.length,
-        multiVersionShare: multi / fresh.length,
-        poolStaleness: stats?.poolStaleness ?? null,
-        selectionStaleness: stats?.selectionStaleness ?? null,
-        logWeightMean: selection?.logWeightMean ?? null,
-        logWeightMin: selection?.logWeightMin ?? null,
-        logWeightMax: selection?.logWeightMax ?? null,
-        essShare: selection?.essShare ?? null,
-      });
+      metrics.push(
+        asyncIterationMetrics({
+          seed,
+          iteration,
+          samples,
+          episodes: fresh,
+          returnSum,
+          optimalProbability: env.evaluate(policy).score,
+          regret: null,
+          version,
+          stats,
+          learner,
+        }),
+      );
       onIteration?.();
       if (config.maxSamples !== undefined && samples >= config.maxSamples) break;
     }

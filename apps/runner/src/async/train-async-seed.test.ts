@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
+import type { Episode } from '../train/episode.js';
 import { trainSeed } from '../train/train-seed.js';
+import type { Updater } from '../train/updater.js';
 import type { AsyncOptions } from './async-options.js';
-import { trainAsyncSeed } from './train-async-seed.js';
+import { type AsyncLearner, asyncIterationMetrics, trainAsyncSeed } from './train-async-seed.js';
 
 const SYNC: AsyncOptions = {
   actors: 1,
@@ -138,5 +140,84 @@ describe('trainAsyncSeed', () => {
       expect(Number.isFinite(m.optimalProbability)).toBe(true);
       if (m.logWeightMean !== null) expect(Number.isFinite(m.logWeightMean)).toBe(true);
     }
+  });
+});
+
+describe('asyncIterationMetrics', () => {
+  // Three episodes, version spreads 2, 0 and 1 (two of them span versions), returns summing to 6.
+  const episode = (versions: number[], ret: number): Episode => ({
+    length: versions.length,
+    observations: new Int32Array(versions.length),
+    actions: new Int32Array(versions.length),
+    logProbs: new Float64Array(versions.length),
+    versions: Uint32Array.from(versions),
+    return: ret,
+  });
+  const episodes = [episode([3, 4, 5], 1), episode([5], 2), episode([4, 5], 3)];
+  const updater = {} as Updater;
+  const weights = { logWeightMean: -0.25, logWeightMin: -1, logWeightMax: 0.5, essShare: 0.8 };
+  const stats = {
+    eliteMean: 1,
+    eliteSpread: 0,
+    selected: 4,
+    poolSize: 10,
+    poolStaleness: 1.5,
+    selectionStaleness: 0.75,
+    loss: 0.1,
+  };
+  const base = {
+    seed: 7,
+    iteration: 2,
+    samples: 6,
+    episodes,
+    returnSum: 6,
+    optimalProbability: 0.6,
+    regret: 0.4,
+    version: 5,
+  };
+
+  it('divides the counts by the episodes, and copies the update statistics and importance weights', () => {
+    const ftw: AsyncLearner = { updater, weights: () => weights };
+    expect(asyncIterationMetrics({ ...base, stats, learner: ftw })).toEqual({
+      seed: 7,
+      iteration: 2,
+      samples: 6,
+      reward: 2,
+      optimalProbability: 0.6,
+      regret: 0.4,
+      updated: true,
+      version: 5,
+      versionSpread: 1, // (2 + 0 + 1) / 3
+      multiVersionShare: 2 / 3,
+      poolStaleness: 1.5,
+      selectionStaleness: 0.75,
+      logWeightMean: -0.25,
+      logWeightMin: -1,
+      logWeightMax: 0.5,
+      essShare: 0.8,
+    });
+  });
+
+  it('leaves the update and selection fields null without an update or for a baseline', () => {
+    const ftw: AsyncLearner = { updater, weights: () => weights };
+    const baseline: AsyncLearner = { updater, weights: null };
+    for (const row of [
+      asyncIterationMetrics({ ...base, stats: null, learner: ftw }),
+      asyncIterationMetrics({
+        ...base,
+        stats: { ...stats, poolStaleness: null, selectionStaleness: null },
+        learner: baseline,
+      }),
+    ]) {
+      expect([
+        row.poolStaleness,
+        row.selectionStaleness,
+        row.logWeightMean,
+        row.logWeightMin,
+        row.logWeightMax,
+        row.essShare,
+      ]).toEqual([null, null, null, null, null, null]);
+    }
+    expect(asyncIterationMetrics({ ...base, stats: null, learner: ftw }).updated).toBe(false);
   });
 });

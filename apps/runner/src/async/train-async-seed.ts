@@ -9,12 +9,14 @@ import { createPolicy } from '../train/create-policy.js';
 import type { Episode } from '../train/episode.js';
 import type { EpisodeEnv } from '../train/episode-env.js';
 import { configSelector, FtwUpdater } from '../train/ftw-updater.js';
+import type { Optimizer } from '../train/optimizer.js';
 import { createOptimizer } from '../train/optimizer.js';
-import type { Updater } from '../train/updater.js';
+import type { Policy } from '../train/policy.js';
+import type { Updater, UpdateStats } from '../train/updater.js';
 import { type AsyncOptions, baselineWeighting } from './async-options.js';
 import { RepeatedEpisodeEnv } from './repeated-episode-env.js';
 import { versionSpread } from './version-spread.js';
-import { weightedSelector } from './weighted-selector.js';
+import { type SelectionWeights, weightedSelector } from './weighted-selector.js';
 
 /** One line of an asynchronous run's metrics: the state after one learner iteration. */
 export interface AsyncIterationMetrics {
@@ -45,6 +47,83 @@ export interface AsyncIterationMetrics {
   readonly logWeightMax: number | null;
   /** Effective sample size of the selection as a share of the selection count; null without selection. */
   readonly essShare: number | null;
+}
+
+/** The learner of an asynchronous run: FTW with importance diagnostics, or a baseline. */
+export interface AsyncLearner {
+  readonly updater: Updater;
+  /** The FTW selection's importance weights after each update; null for a baseline. */
+  readonly weights: (() => SelectionWeights | null) | null;
+}
+
+/**
+ * The updater of an asynchronous run (the same for the simulated actors and the Redis ones): FTW whose
+ * selection reports importance diagnostics, or a baseline weighted as `options.is` says.
+ *
+ * @param config - the resolved configuration
+ * @param options - the asynchronous options (importance weighting)
+ * @param policy - the learner's policy
+ * @param optimizer - its optimiser
+ * @param selection - the selection random stream
+ * @returns the updater and, for FTW, the last selection's weights
+ */
+export function asyncLearner(
+  config: TrainConfig,
+  options: AsyncOptions,
+  policy: Policy,
+  optimizer: Optimizer,
+  selection: () => number,
+): AsyncLearner {
+  if (config.method !== 'ftw') {
+    return {
+      updater: new BaselineUpdater(config, policy, optimizer, baselineWeighting(options.is)),
+      weights: null,
+    };
+  }
+  const weighted = weightedSelector(configSelector(config, selection), policy, options.is);
+  return { updater: new FtwUpdater(config, policy, optimizer, weighted.select), weights: weighted.last };
+}
+
+/**
+ * One metrics row of an asynchronous iteration, from what the loop counted and the update's outcome.
+ *
+ * @param row - the iteration's counts, its episodes (for the version spread), the update's statistics
+ *   (null when none was made) and the learner (for the selection's importance weights)
+ * @returns the row
+ */
+export function asyncIterationMetrics(row: {
+  readonly seed: number;
+  readonly iteration: number;
+  readonly samples: number;
+  readonly episodes: readonly Episode[];
+  readonly returnSum: number;
+  readonly optimalProbability: number;
+  readonly regret: number | null;
+  readonly version: number;
+  readonly stats: UpdateStats | null;
+  readonly learner: AsyncLearner;
+}): AsyncIterationMetrics {
+  const { episodes, stats } = row;
+  const { spread, multiVersion } = versionSpread(episodes);
+  const selection = stats === null ? null : (row.learner.weights?.() ?? null);
+  return {
+    seed: row.seed,
+    iteration: row.iteration,
+    samples: row.samples,
+    reward: row.returnSum / episodes.length,
+    optimalProbability: row.optimalProbability,
+    regret: row.regret,
+    updated: stats !== null,
+    version: row.version,
+    versionSpread: spread / episodes.length,
+    multiVersionShare: multiVersion / episodes.length,
+    poolStaleness: stats?.poolStaleness ?? null,
+    selectionStaleness: stats?.selectionStaleness ?? null,
+    logWeightMean: selection?.logWeightMean ?? null,
+    logWeightMin: selection?.logWeightMin ?? null,
+    logWeightMax: selection?.logWeightMax ?? null,
+    essShare: selection?.essShare ?? null,
+  };
 }
 
 /** The outcome of one seed of asynchronous training. */
@@ -143,14 +222,8 @@ export function trainAsyncSeed(
   const env = actors[0]!.env;
   const policy = createPolicy(config, env);
   const optimizer = createOptimizer(config.optimizer, config.lr);
-  const weighted =
-    config.method === 'ftw'
-      ? weightedSelector(configSelector(config, streams.selection), policy, options.is)
-      : null;
-  const updater: Updater =
-    weighted === null
-      ? new BaselineUpdater(config, policy, optimizer, baselineWeighting(options.is))
-      : new FtwUpdater(config, policy, optimizer, weighted.select);
+  const learner = asyncLearner(config, options, policy, optimizer, streams.selection);
+  const updater = learner.updater;
   const distribution = new ActionDistribution(env.numActions);
   const regretOf = env.stepRegret === undefined ? null : env.stepRegret.bind(env);
   const snapshots = new Map<number, Float64Array>([[0, Float64Array.from(policy.parameters)]]);
@@ -208,7 +281,6 @@ export function trainAsyncSeed(
       }
     }
     if (regret !== null) regret += iterationRegret;
-    const { spread, multiVersion: multi } = versionSpread(completed);
     const stats = updater.update(completed, version);
     if (stats !== null) {
       version++;
@@ -219,25 +291,20 @@ export function trainAsyncSeed(
       for (const v of snapshots.keys()) if (v < oldest) snapshots.delete(v);
     }
     score = env.evaluate(policy).score;
-    const selection = stats === null ? null : (weighted?.last() ?? null);
-    metrics.push({
-      seed,
-      iteration,
-      samples,
-      reward: returnSum / completed.length,
-      optimalProbability: score,
-      regret,
-      updated: stats !== null,
-      version,
-      versionSpread: spread / completed.length,
-      multiVersionShare: multi / completed.length,
-      poolStaleness: stats?.poolStaleness ?? null,
-      selectionStaleness: stats?.selectionStaleness ?? null,
-      logWeightMean: selection?.logWeightMean ?? null,
-      logWeightMin: selection?.logWeightMin ?? null,
-      logWeightMax: selection?.logWeightMax ?? null,
-      essShare: selection?.essShare ?? null,
-    });
+    metrics.push(
+      asyncIterationMetrics({
+        seed,
+        iteration,
+        samples,
+        episodes: completed,
+        returnSum,
+        optimalProbability: score,
+        regret,
+        version,
+        stats,
+        learner,
+      }),
+    );
     onIteration?.();
     if (config.maxSamples !== undefined && samples >= config.maxSamples) break;
   }
