@@ -3,12 +3,17 @@ import shared from '../../tsup.config.ts';
 import { VIEW_CLIENT_BUILD } from './view-client.tsup.ts';
 
 // The runner is an application: the ESM CLI with a shebang, plus the training loop as a module for the
-// benchmark (bench/index.mjs). No declarations. Second, the script of the `ftw view` page (see
+// benchmark (bench/index.mjs) and the worker thread that formats a run's large files. No declarations. Second, the script of the `ftw view` page (see
 // view-client.tsup.ts).
 export default defineConfig([
   {
     ...(shared as Options),
-    entry: { cli: 'src/cli.ts', training: 'src/training.ts' },
+    entry: {
+      cli: 'src/cli.ts',
+      training: 'src/training.ts',
+      // The thread that formats metrics.ndjson and report.html (src/run/run-formatting.ts), beside the CLI.
+      'run-formatter-worker': 'src/run/run-formatter-worker.ts',
+    },
     format: ['esm'],
     dts: false,
     // Chunks for the modules imported on demand (each command of src/cli/main.ts, the asynchronous runs),
@@ -19,7 +24,21 @@ export default defineConfig([
     // `ftw view` page's charts are compiled when its script is built (view-client.tsup.ts).
     // Both builds write dist/ at once: this one must not delete the page script.
     clean: ['!view-client.js'],
-    banner: { js: '#!/usr/bin/env node' },
+    // The @ftw packages (from their sources, so never a stale dist/ of theirs) and commander are bundled
+    // in: a CLI run then resolves a handful of files of its own instead of walking node_modules for each
+    // package, some 30 ms of every start. Bundled CommonJS (commander) calls `require` for Node's built-in
+    // modules, which an ES module has not: the banner gives every chunk one.
+    noExternal: [/^@ftw\//, 'commander'],
+    esbuildOptions(options) {
+      options.conditions = ['@ftw/source'];
+    },
+    banner: {
+      js: [
+        '#!/usr/bin/env node',
+        "import { createRequire as __ftwCreateRequire } from 'node:module';",
+        'const require = __ftwCreateRequire(import.meta.url);',
+      ].join('\n'),
+    },
   },
   VIEW_CLIENT_BUILD,
 ]);

@@ -4,7 +4,7 @@ import { formatInterval } from '../report/format-interval.js';
 import { learningCurveChart } from '../report/learning-curve-chart.js';
 import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
-import type { RunArtifacts } from '../run/write-run.js';
+import type { MetricsStream, RunArtifacts } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
@@ -29,20 +29,28 @@ export interface TrainingOutcome {
  *
  * @param config - the resolved configuration
  * @param progress - advanced by one per iteration
+ * @param run - given each seed's metric rows as soon as the seed is trained (outside `trainingMs`), so
+ *   that they are formatted while the next seeds train
  * @returns per-seed results and their summary
  * @example
  * ```ts
  * (await runTraining(REPRODUCE_CONFIG)).summary.finalOptimalProbability.mean; // 0.9684…
  * ```
  */
-export async function runTraining(config: TrainConfig, progress?: Progress): Promise<TrainingOutcome> {
+export async function runTraining(
+  config: TrainConfig,
+  progress?: Progress,
+  run?: MetricsStream,
+): Promise<TrainingOutcome> {
   const results: SeedResult[] = [];
   let trainingMs = 0;
   for (const [i, seed] of config.seeds.entries()) {
     const detail = `seed ${seed} (${i + 1}/${config.seeds.length})`;
     const start = performance.now();
-    results.push(trainSeed(config, seed, () => progress?.tick(1, detail)));
+    const result = trainSeed(config, seed, () => progress?.tick(1, detail));
     trainingMs += performance.now() - start;
+    results.push(result);
+    run?.addMetrics(result.metrics);
     await yieldToEventLoop();
   }
   return { config, results, summary: summarizeSeeds(results), trainingMs };
@@ -115,25 +123,10 @@ function curves(
 }
 
 /**
- * Builds the files of a training run: `summary.json`, per-iteration metrics, the report and its charts
- * (optimal-action probability per seed and mean; elite and rollout returns; KL between successive policies).
- *
- * @param command - `train` or `reproduce` (titles)
- * @param outcome - the trained seeds
- * @param summary - the JSON summary to write (the command may add fields)
- * @param intro - Markdown paragraphs placed under the title
- * @returns the run's artifacts
- * @example
- * ```ts
- * run.finish(await trainingArtifacts('train', outcome, { command: 'train', ...outcome.summary }, 'A run.'));
- * ```
+ * The charts of a training run's report: optimal-action probability per seed and mean, elite and rollout
+ * returns, KL between successive policies.
  */
-export async function trainingArtifacts(
-  command: string,
-  outcome: TrainingOutcome,
-  summary: unknown,
-  intro: string,
-): Promise<RunArtifacts> {
+async function trainingCharts(outcome: TrainingOutcome): Promise<Record<string, string>> {
   const { config } = outcome;
   const probability: BandPoint[] = [
     // One curve per seed when they are few enough to tell apart; beyond that the mean and its 95% band
@@ -187,6 +180,31 @@ export async function trainingArtifacts(
       },
     ),
   );
+  return files;
+}
+
+/**
+ * Builds the files of a training run: `summary.json`, per-iteration metrics, the report and its charts
+ * (optimal-action probability per seed and mean; elite and rollout returns; KL between successive policies;
+ * made when the run's writer asks for them, while it formats `report.html` on its own thread).
+ *
+ * @param command - `train` or `reproduce` (titles)
+ * @param outcome - the trained seeds
+ * @param summary - the JSON summary to write (the command may add fields)
+ * @param intro - Markdown paragraphs placed under the title
+ * @returns the run's artifacts
+ * @example
+ * ```ts
+ * run.finish(await trainingArtifacts('train', outcome, { command: 'train', ...outcome.summary }, 'A run.'));
+ * ```
+ */
+export async function trainingArtifacts(
+  command: string,
+  outcome: TrainingOutcome,
+  summary: unknown,
+  intro: string,
+): Promise<RunArtifacts> {
+  const { config } = outcome;
   const report = [
     `# ftw ${command}`,
     '',
@@ -212,7 +230,7 @@ export async function trainingArtifacts(
     metrics: outcome.results.flatMap((r) => r.metrics),
     summary,
     report,
-    files,
+    files: () => trainingCharts(outcome),
     trainingMs: outcome.trainingMs,
   };
 }

@@ -269,29 +269,10 @@ class RowColumns {
   }
 }
 
-/**
- * The string fields of a run's rows that name configurations (a compare run's scenario and method): those
- * that never change from one iteration of a seed to the next. A field that does (a level name per episode,
- * say) labels rows, not configurations, and would split every curve apart, so it is left out.
- */
-function groupingFields(run: RunData): string[] {
-  const fields = new Set<string>();
-  const varying = new Set<string>();
-  let previous: Readonly<Record<string, unknown>> | undefined;
-  for (const row of run.metrics) {
-    const next =
-      previous !== undefined &&
-      row['seed'] === previous['seed'] &&
-      row['iteration'] === (previous['iteration'] as number) + 1;
-    for (const k in row) {
-      const v = row[k];
-      if (typeof v !== 'string') continue;
-      fields.add(k);
-      if (next && previous![k] !== v) varying.add(k);
-    }
-    previous = row;
-  }
-  return [...fields].filter((k) => !varying.has(k)).sort();
+/** Where the rows of one group go: its string fields and its seeds' series. */
+interface CollectedGroup {
+  readonly strings: Readonly<Record<string, string>>;
+  readonly seeds: Map<number, SeedSeries>;
 }
 
 /** True when two rows have the same values in the grouping fields. */
@@ -305,64 +286,149 @@ function sameStrings(
 }
 
 /**
- * Splits each run's metric rows into groups (by their string fields: scenario, method) and seeds, in one
- * pass: the group and the seed's series are looked up again only when a row's strings or seed differ from
- * the previous row's (rows come seed by seed).
+ * Splits one run's metric rows into groups (by their string fields: scenario, method) and seeds, batch by
+ * batch as they arrive (`ftw train` hands each seed's rows to the thread that formats the run while the
+ * next seeds train), in one pass: the group and the seed's series are looked up again only when a row's
+ * strings or seed differ from the previous row's (rows come seed by seed).
+ *
+ * The grouping fields are the string fields that never change from one iteration of a seed to the next (a
+ * compare run's scenario and method); a field that does (a level name per episode, say) labels rows, not
+ * configurations, and would split every curve apart, so it is left out. Which fields those are is known
+ * for certain only once every row is in: the rows are grouped by the fields that qualify in the first
+ * batch, and {@link RunRowCollector.groups} groups them again, from the run's rows, if the whole run says
+ * otherwise (a field first seen, or first varying, in a later batch).
+ *
+ * @example
+ * ```ts
+ * const collector = new RunRowCollector();
+ * for (const rows of seedRows) collector.add(rows); // as each seed is trained
+ * viewModel([run], [collector]); // the same model as viewModel([run])
+ * ```
  */
-function collectGroups(runs: readonly RunData[], metricKeys: Set<string>): Group[] {
-  const groups: Group[] = [];
-  const dotted = new Map<string, Map<string, string>>();
-  for (const run of runs) {
-    const keys = groupingFields(run);
-    const byKey = new Map<string, Group>();
-    const columnsOf = new Map<SeedSeries, RowColumns>();
-    let previous: Readonly<Record<string, unknown>> | undefined;
-    let group: Group | undefined;
-    let series: SeedSeries | undefined;
-    let columns: RowColumns | undefined;
-    for (const row of run.metrics) {
-      if (group === undefined || !sameStrings(row, previous!, keys)) {
+export class RunRowCollector {
+  /** String fields met, and those that change between consecutive iterations of a seed. */
+  readonly #fields = new Set<string>();
+  readonly #varying = new Set<string>();
+  #lastRow: Readonly<Record<string, unknown>> | undefined;
+  /** The grouping fields the rows were grouped by; given, or taken from the first batch. */
+  #keys: readonly string[] | undefined;
+  readonly #given: boolean;
+  readonly #metricKeys = new Set<string>();
+  readonly #dotted = new Map<string, Map<string, string>>();
+  readonly #byKey = new Map<string, CollectedGroup>();
+  readonly #groups: CollectedGroup[] = [];
+  readonly #columnsOf = new Map<SeedSeries, RowColumns>();
+  #group: CollectedGroup | undefined;
+  #series: SeedSeries | undefined;
+  #columns: RowColumns | undefined;
+
+  /** @param keys - the grouping fields, when known (otherwise found from the rows) */
+  constructor(keys?: readonly string[]) {
+    this.#keys = keys;
+    this.#given = keys !== undefined;
+  }
+
+  /**
+   * Adds the run's next rows.
+   *
+   * @param rows - the next rows, in the run's order
+   * @returns this collector
+   */
+  add(rows: readonly Readonly<Record<string, unknown>>[]): this {
+    if (!this.#given) this.#scanStrings(rows);
+    this.#keys ??= this.#groupingFields();
+    const keys = this.#keys;
+    let previous = this.#lastRow;
+    for (const row of rows) {
+      if (this.#group === undefined || !sameStrings(row, previous!, keys)) {
         const strings: Record<string, string> = {};
         for (const k of keys) if (typeof row[k] === 'string') strings[k] = row[k];
         const key = canonical(strings);
-        group = byKey.get(key);
+        let group = this.#byKey.get(key);
         if (group === undefined) {
-          const config = groupConfig(run, strings);
-          const environment = config['environment'];
-          group = {
-            run,
-            strings,
-            config,
-            method:
-              strings['method'] ??
-              (typeof config['method'] === 'string' ? config['method'] : String(run.config['command'])),
-            environmentKey: canonical(environment ?? null),
-            environmentLabel: environmentLabel(environment),
-            seeds: new Map(),
-          };
-          byKey.set(key, group);
-          groups.push(group);
+          group = { strings, seeds: new Map() };
+          this.#byKey.set(key, group);
+          this.#groups.push(group);
         }
-        series = undefined;
+        this.#group = group;
+        this.#series = undefined;
       }
       previous = row;
       const seed = row['seed'] as number;
+      let series = this.#series;
       if (series === undefined || series.seed !== seed) {
-        series = group.seeds.get(seed);
+        series = this.#group.seeds.get(seed);
         if (series === undefined) {
           series = { seed, x: [], values: new Map() };
-          group.seeds.set(seed, series);
+          this.#group.seeds.set(seed, series);
         }
-        columns = columnsOf.get(series);
-        if (columns === undefined)
-          columnsOf.set(series, (columns = new RowColumns(series, metricKeys, dotted)));
+        this.#series = series;
+        let columns = this.#columnsOf.get(series);
+        if (columns === undefined) {
+          columns = new RowColumns(series, this.#metricKeys, this.#dotted);
+          this.#columnsOf.set(series, columns);
+        }
+        this.#columns = columns;
       }
       const t = series.x.length;
       series.x.push(row['samples'] as number);
-      columns!.add(row, t);
+      this.#columns!.add(row, t);
+    }
+    this.#lastRow = previous;
+    return this;
+  }
+
+  /** Notes the string fields of the rows, and those that change from one iteration of a seed to the next. */
+  #scanStrings(rows: readonly Readonly<Record<string, unknown>>[]): void {
+    let previous = this.#lastRow;
+    for (const row of rows) {
+      const next =
+        previous !== undefined &&
+        row['seed'] === previous['seed'] &&
+        row['iteration'] === (previous['iteration'] as number) + 1;
+      for (const k in row) {
+        const v = row[k];
+        if (typeof v !== 'string') continue;
+        this.#fields.add(k);
+        if (next && previous![k] !== v) this.#varying.add(k);
+      }
+      previous = row;
     }
   }
-  return groups;
+
+  #groupingFields(): string[] {
+    return [...this.#fields].filter((k) => !this.#varying.has(k)).sort();
+  }
+
+  /**
+   * The run's groups, once every row is in.
+   *
+   * @param run - the run whose rows were added (read again only when they must be grouped anew)
+   * @param metricKeys - receives every metric met
+   * @returns the groups, in the order their first rows came
+   */
+  groups(run: RunData, metricKeys: Set<string>): Group[] {
+    const keys = this.#groupingFields();
+    if (!this.#given && (this.#keys ?? []).join('\u0000') !== keys.join('\u0000')) {
+      return new RunRowCollector(keys).add(run.metrics).groups(run, metricKeys);
+    }
+    for (const k of this.#metricKeys) metricKeys.add(k);
+    return this.#groups.map(({ strings, seeds }) => {
+      const config = groupConfig(run, strings);
+      const environment = config['environment'];
+      return {
+        run,
+        strings,
+        config,
+        method:
+          strings['method'] ??
+          (typeof config['method'] === 'string' ? config['method'] : String(run.config['command'])),
+        environmentKey: canonical(environment ?? null),
+        environmentLabel: environmentLabel(environment),
+        seeds,
+      };
+    });
+  }
 }
 
 /** A metric's values at each of the seed's points (NaN where absent); the stored column itself when whole. */
@@ -514,6 +580,8 @@ function figure1Defaults(groups: readonly Group[]): ViewModel['figure1'] {
  * a light page. Also the summary tables, the configuration keys that differ and what could not be compared.
  *
  * @param runs - the runs, already read and checked (see `readRunFolder`)
+ * @param collectors - for each run, its rows already collected batch by batch as they were made, if they
+ *   were (see {@link RunRowCollector}); the others are collected here
  * @returns the page's model (plain JSON)
  * @example
  * ```ts
@@ -521,9 +589,14 @@ function figure1Defaults(groups: readonly Group[]): ViewModel['figure1'] {
  * model.environments[0].charts.map((c) => c.metric); // ['optimalProbability', 'reward', 'regret', …]
  * ```
  */
-export function viewModel(runs: readonly RunData[]): ViewModel {
+export function viewModel(
+  runs: readonly RunData[],
+  collectors: readonly (RunRowCollector | undefined)[] = [],
+): ViewModel {
   const metricKeys = new Set<string>();
-  const groups = collectGroups(runs, metricKeys);
+  const groups = runs.flatMap((run, i) =>
+    (collectors[i] ?? new RunRowCollector().add(run.metrics)).groups(run, metricKeys),
+  );
   const notes = new Set<string>();
   const labels = groups.map((g) => {
     const parts = [g.run.name];
