@@ -11,6 +11,13 @@ import { describeEnvironment, describeMethod } from '../train/describe-config.js
 import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
 import { type SeedResult, trainSeed } from '../train/train-seed.js';
 
+/**
+ * Milliseconds of training between two turns of the event loop. Often enough for Ctrl-C and the progress
+ * bar; rare enough that the garbage collection V8 schedules for idle moments does not move out of the
+ * training into the turns (a turn after each of 100 short seeds ran some 60–90 ms of it there).
+ */
+const YIELD_INTERVAL_MS = 20;
+
 /** Runs with more seeds than this draw the mean curve and its band only, not one curve per seed. */
 const MAX_SEED_CURVES = 10;
 
@@ -24,8 +31,8 @@ export interface TrainingOutcome {
 }
 
 /**
- * Trains every seed of a configuration in order, yielding to the event loop between seeds so that an
- * interrupt (Ctrl-C) is handled promptly and the unfinished run is removed.
+ * Trains every seed of a configuration in order, yielding to the event loop between seeds (after 20 ms of
+ * training or more) so that an interrupt (Ctrl-C) is handled promptly and the unfinished run is removed.
  *
  * @param config - the resolved configuration
  * @param progress - advanced by one per iteration
@@ -44,6 +51,8 @@ export async function runTraining(
 ): Promise<TrainingOutcome> {
   const results: SeedResult[] = [];
   let trainingMs = 0;
+  let lastYield = performance.now();
+  run?.expectSeeds(config.seeds.length);
   for (const [i, seed] of config.seeds.entries()) {
     const detail = `seed ${seed} (${i + 1}/${config.seeds.length})`;
     const start = performance.now();
@@ -51,7 +60,10 @@ export async function runTraining(
     trainingMs += performance.now() - start;
     results.push(result);
     run?.addMetrics(result.metrics);
-    await yieldToEventLoop();
+    if (performance.now() - lastYield >= YIELD_INTERVAL_MS) {
+      await yieldToEventLoop();
+      lastYield = performance.now();
+    }
   }
   return { config, results, summary: summarizeSeeds(results), trainingMs };
 }
@@ -91,35 +103,61 @@ export function seedTable(outcome: TrainingOutcome): string {
   );
 }
 
-/** Mean ± 95% CI over seeds at every iteration where each seed has a finite value. */
-function curves(
+/** One metric of every seed as columns (one Float64Array per seed; NaN where absent or null), with the x grid. */
+interface SeedColumns {
+  readonly samples: readonly number[];
+  readonly columns: readonly Float64Array[];
+}
+
+/**
+ * The charts' metrics of every seed, read in one pass over the rows (seed by seed, in the order they were
+ * made): optimal-action probability, rollout reward, elite mean return and the KL of updates that moved
+ * the policy.
+ */
+function chartColumns(
   outcome: TrainingOutcome,
-  pick: (m: SeedResult['metrics'][number]) => number | null,
-  series: string,
-): BandPoint[] {
-  // Seed by seed, in the order the rows were made (neighbours in memory), one pick per value: this runs
-  // once per chart over every seed and iteration, mostly before the JIT has optimised it.
-  const seeds = outcome.results;
-  const first = seeds[0]!.metrics;
-  const complete = new Uint8Array(first.length).fill(1);
-  const columns: number[][] = [];
-  for (const { metrics } of seeds) {
-    const column = new Array<number>(first.length);
-    for (let t = 0; t < first.length; t++) {
-      // With a step budget (--max-samples) seeds may run different numbers of iterations.
-      const m = metrics[t];
-      const v = m === undefined ? null : pick(m);
-      if (v === null || !Number.isFinite(v)) complete[t] = 0;
-      else column[t] = v;
+): Record<'probability' | 'reward' | 'elite' | 'kl', SeedColumns> {
+  const first = outcome.results[0]!.metrics;
+  // With a step budget (--max-samples) seeds may run different numbers of iterations: the first seed's
+  // grid is the chart's, and a seed without a row at an iteration has NaN there.
+  const samples = first.map((m) => m.samples);
+  const make = () => outcome.results.map(() => new Float64Array(first.length).fill(Number.NaN));
+  const probability = make();
+  const reward = make();
+  const elite = make();
+  const kl = make();
+  outcome.results.forEach(({ metrics }, s) => {
+    const length = Math.min(metrics.length, first.length);
+    for (let t = 0; t < length; t++) {
+      const m = metrics[t]!;
+      probability[s]![t] = m.optimalProbability;
+      reward[s]![t] = m.reward;
+      elite[s]![t] = m.eliteMean ?? Number.NaN;
+      kl[s]![t] = m.updated && m.klMean > 0 ? m.klMean : Number.NaN;
     }
-    columns.push(column);
-  }
+  });
+  return {
+    probability: { samples, columns: probability },
+    reward: { samples, columns: reward },
+    elite: { samples, columns: elite },
+    kl: { samples, columns: kl },
+  };
+}
+
+/** Mean ± 95% CI over seeds at every iteration where each seed has a finite value. */
+function curves({ samples, columns }: SeedColumns, series: string): BandPoint[] {
   const keep: number[] = [];
-  for (let t = 0; t < first.length; t++) if (complete[t] === 1) keep.push(t);
+  for (let t = 0; t < samples.length; t++) {
+    if (columns.every((column) => Number.isFinite(column[t]!))) keep.push(t);
+  }
   if (keep.length === 0) return [];
-  const samples = keep.map((t) => first[t]!.samples);
   const values = columns.map((column) => keep.map((t) => column[t]!));
-  return curveBand(series, samples, values, Math.max(1, Math.floor(samples.length / 200)));
+  return curveBand(
+    series,
+    keep.map((t) => samples[t]!),
+    values,
+    Math.max(1, Math.floor(keep.length / 200)),
+  );
 }
 
 /**
@@ -128,6 +166,7 @@ function curves(
  */
 async function trainingCharts(outcome: TrainingOutcome): Promise<Record<string, string>> {
   const { config } = outcome;
+  const metrics = chartColumns(outcome);
   const probability: BandPoint[] = [
     // One curve per seed when they are few enough to tell apart; beyond that the mean and its 95% band
     // say more, and a hundred legend entries and lines would cost the renderer more than the training.
@@ -141,7 +180,7 @@ async function trainingCharts(outcome: TrainingOutcome): Promise<Record<string, 
             Math.max(1, Math.floor(r.metrics.length / 400)),
           ),
         )),
-    ...curves(outcome, (m) => m.optimalProbability, 'mean'),
+    ...curves(metrics.probability, 'mean'),
   ];
   const subtitle = [describeEnvironment(config.environment), describeMethod(config)];
   const files: Record<string, string> = {
@@ -156,8 +195,8 @@ async function trainingCharts(outcome: TrainingOutcome): Promise<Record<string, 
     ),
   };
   const returns = [
-    ...curves(outcome, (m) => m.reward, 'rollout reward'),
-    ...curves(outcome, (m) => m.eliteMean, 'elite mean return'),
+    ...curves(metrics.reward, 'rollout reward'),
+    ...curves(metrics.elite, 'elite mean return'),
   ];
   files['returns.svg'] = await renderSvg(
     learningCurveChart(returns, {
@@ -168,17 +207,14 @@ async function trainingCharts(outcome: TrainingOutcome): Promise<Record<string, 
     }),
   );
   files['policy-shift.svg'] = await renderSvg(
-    learningCurveChart(
-      curves(outcome, (m) => (m.updated && m.klMean > 0 ? m.klMean : null), 'KL(π_old ‖ π_new)'),
-      {
-        title: 'KL divergence between successive policies (mean over seeds)',
-        subtitle,
-        yTitle: 'KL per update (log scale)',
-        legend: 'series',
-        band: false,
-        logScale: true,
-      },
-    ),
+    learningCurveChart(curves(metrics.kl, 'KL(π_old ‖ π_new)'), {
+      title: 'KL divergence between successive policies (mean over seeds)',
+      subtitle,
+      yTitle: 'KL per update (log scale)',
+      legend: 'series',
+      band: false,
+      logScale: true,
+    }),
   );
   return files;
 }

@@ -1,6 +1,6 @@
 // The worker thread of startRunFormatting (run-formatting.ts): a RunFormatter fed by messages. Built as
 // its own entry point (dist/run-formatter-worker.js), beside the CLI's chunks.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { decodeRows } from './row-batch.js';
 import { RunFormatter } from './run-formatter.js';
 import type { FormatterReply, FormatterRequest } from './run-formatting.js';
@@ -8,7 +8,7 @@ import type { FormatterReply, FormatterRequest } from './run-formatting.js';
 const port = parentPort;
 if (port === null) throw new Error('run-formatter-worker.js runs as a worker thread, not as a script');
 
-const formatter = new RunFormatter();
+const formatter = new RunFormatter(workerData as ConstructorParameters<typeof RunFormatter>[0]);
 /** The first failure of a batch, reported when the run is finished (the thread is not asked before). */
 let failure: unknown;
 

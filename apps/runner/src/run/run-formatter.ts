@@ -49,10 +49,21 @@ function ownBytes(text: string): Uint8Array {
 export class RunFormatter {
   readonly #rows: Readonly<Record<string, unknown>>[] = [];
   /** The page's grouping of the rows, made batch by batch so that little is left for the end. */
-  readonly #collector = new RunRowCollector();
+  readonly #collector: RunRowCollector;
   readonly #chunks: Uint8Array[] = [];
   #bytes = 0;
   #finished = false;
+
+  /**
+   * @param options - `seedCurves`: how many seeds of one configuration the rows will hold, when known (a
+   *   `train` run's seeds): each seed's curves on the page are then thinned as soon as its rows are in
+   * @throws RangeError when `seedCurves` is not an integer ≥ 1
+   */
+  constructor(options: { readonly seedCurves?: number } = {}) {
+    this.#collector = new RunRowCollector(
+      options.seedCurves === undefined ? {} : { seedCurves: options.seedCurves },
+    );
+  }
 
   /**
    * Formats a batch of rows into `metrics.ndjson`'s lines and keeps them for the page.

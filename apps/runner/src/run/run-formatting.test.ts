@@ -32,6 +32,8 @@ const text = (bytes: Uint8Array | null): string | null =>
 const threads = (): [string, () => RunFormatting][] => [
   ['worker', () => startRunFormatting({ script: built.file })],
   ['inline', () => startRunFormatting({ script: null })],
+  // Told the seeds in advance (a train run), the page thins each seed as it comes: the same page.
+  ['worker told the seeds', () => startRunFormatting({ script: built.file, seedCurves: 2 })],
 ];
 
 describe('startRunFormatting', () => {

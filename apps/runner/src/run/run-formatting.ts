@@ -39,9 +39,21 @@ function builtWorkerScript(): string | null {
   return existsSync(script) ? script : null;
 }
 
+/** Options of {@link startRunFormatting}. */
+export interface RunFormattingOptions {
+  /** The worker's script; null formats on the calling thread; by default the built one when it exists. */
+  readonly script?: string | null;
+  /** How many seeds of one configuration the rows will hold, when known (see {@link RunFormatter}). */
+  readonly seedCurves?: number;
+}
+
 class InlineFormatting implements RunFormatting {
   readonly thread = 'inline';
-  readonly #formatter = new RunFormatter();
+  readonly #formatter: RunFormatter;
+
+  constructor(options: { readonly seedCurves?: number }) {
+    this.#formatter = new RunFormatter(options);
+  }
 
   add(rows: readonly object[]): void {
     this.#formatter.add(rows);
@@ -68,8 +80,8 @@ class WorkerFormatting implements RunFormatting {
   /** The thread's answer, or how it died; settled once. */
   readonly #reply: Promise<FormatterReply>;
 
-  constructor(script: string) {
-    this.#worker = new Worker(script);
+  constructor(script: string, options: { readonly seedCurves?: number }) {
+    this.#worker = new Worker(script, { workerData: options });
     // Idle, the thread does not keep the process alive (a command that fails before finishing exits);
     // finish holds it while waiting for the answer.
     this.#worker.unref();
@@ -135,7 +147,7 @@ class WorkerFormatting implements RunFormatting {
  * by its unit tests) the formatter runs on the calling thread instead, with the same result.
  *
  * @param options - `script`: the worker's script; null formats on the calling thread; by default
- *   `run-formatter-worker.js` beside this module when it exists
+ *   `run-formatter-worker.js` beside this module when it exists. `seedCurves`: see {@link RunFormatter}
  * @returns the formatting in progress; call `finish` once, or `stop` to abandon it
  * @example
  * ```ts
@@ -144,7 +156,8 @@ class WorkerFormatting implements RunFormatting {
  * const { metrics, page } = await formatting.finish({ name: 'r', config, summary }); // bytes of both files
  * ```
  */
-export function startRunFormatting(options: { readonly script?: string | null } = {}): RunFormatting {
+export function startRunFormatting(options: RunFormattingOptions = {}): RunFormatting {
   const script = options.script === undefined ? builtWorkerScript() : options.script;
-  return script === null ? new InlineFormatting() : new WorkerFormatting(script);
+  const formatter = options.seedCurves === undefined ? {} : { seedCurves: options.seedCurves };
+  return script === null ? new InlineFormatting(formatter) : new WorkerFormatting(script, formatter);
 }

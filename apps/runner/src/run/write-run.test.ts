@@ -81,6 +81,12 @@ describe('openRun', () => {
     );
   });
 
+  it('refuses a number of seeds that is not a count', () => {
+    const run = openRun(output(root()), 'occupancy');
+    expect(() => run.expectSeeds(0)).toThrow(new RangeError('seeds must be an integer >= 1, got 0'));
+    run.discard();
+  });
+
   it('makes the files given as a function, once, and writes them', async () => {
     let calls = 0;
     const files = async () => {

@@ -40,6 +40,11 @@ export interface MetricsStream {
    * {@link RunArtifacts.metrics}, these first.
    */
   addMetrics(rows: readonly object[]): void;
+  /**
+   * Says, before any row is handed over, that the rows will come from `seeds` seeds of one configuration
+   * (one curve each on the page's charts), so that each seed's curves are thinned as soon as its rows are in.
+   */
+  expectSeeds(seeds: number): void;
 }
 
 /** A run in progress: its folder is open until the command's result is written. */
@@ -102,6 +107,7 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
   // Started by the first rows handed over while computing (a worker thread, which formats them while the
   // command goes on); a command that hands none over has its files formatted here when it finishes.
   let streaming: RunFormatting | undefined;
+  let seedCurves: number | undefined;
   const streamed: object[] = [];
   // Git runs in the background while the command computes; a failed run ignores its answer.
   const origin = provenance();
@@ -118,8 +124,14 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
     process.off('SIGTERM', onSignal);
   };
   return {
+    expectSeeds(seeds) {
+      if (!(Number.isInteger(seeds) && seeds >= 1)) {
+        throw new RangeError(`seeds must be an integer >= 1, got ${seeds}`);
+      }
+      seedCurves = seeds;
+    },
     addMetrics(rows) {
-      streaming ??= startRunFormatting();
+      streaming ??= startRunFormatting(seedCurves === undefined ? {} : { seedCurves });
       streaming.add(rows);
       for (const row of rows) streamed.push(row);
     },

@@ -34,5 +34,17 @@ describe('curveBand', () => {
       new RangeError('curves[0] must have 2 points, got 1'),
     );
     expect(() => curveBand('x', [1], [])).toThrow(new RangeError('curves must not be empty, got []'));
+    expect(() =>
+      curveBand(
+        'x',
+        [1, 2],
+        [
+          [1, 2],
+          [3, Number.NaN],
+        ],
+      ),
+    ).toThrow(new RangeError('curves[1][1] must be finite, got NaN'));
+    // A point thinned away is not read.
+    expect(curveBand('x', [1, 2, 3], [[1, Number.NaN, 3]], 2).map((p) => p.mean)).toEqual([1, 3]);
   });
 });

@@ -1,4 +1,4 @@
-import { meanInterval } from './mean-interval.js';
+import { seedBand } from './seed-band.js';
 
 /** One point of a learning curve averaged over seeds. */
 export interface BandPoint {
@@ -15,14 +15,16 @@ export interface BandPoint {
 }
 
 /**
- * Averages per-seed curves that share an x grid into mean ± 95% Student-t interval points.
+ * Averages per-seed curves that share an x grid into mean ± 95% Student-t interval points (the interval of
+ * `meanInterval`, computed by {@link seedBand}).
  *
  * @param series - the curve's name
  * @param samples - the x value of each point (shared by every seed)
  * @param curves - one array per seed, each as long as `samples`
  * @param every - keep one point in `every` (and always the last), to keep charts light
  * @returns the averaged points
- * @throws RangeError when a curve's length differs from `samples`, or `curves` is empty
+ * @throws RangeError when a curve's length differs from `samples`, `curves` is empty, or a kept point has a
+ *   value that is not finite
  * @example
  * ```ts
  * curveBand('ftw', [4, 8], [[0.5, 0.7], [0.5, 0.9]]);
@@ -41,20 +43,17 @@ export function curveBand(
       throw new RangeError(`curves[${i}] must have ${samples.length} points, got ${curve.length}`);
     }
   }
+  // One pass per point with the t quantile computed once (seedBand), not once per point.
+  const band = seedBand(curves);
   const points: BandPoint[] = [];
-  // One buffer for every point's values (meanInterval keeps none of them).
-  const values = new Array<number>(curves.length);
   for (let t = 0; t < samples.length; t++) {
     if (t % every !== 0 && t !== samples.length - 1) continue;
-    for (let s = 0; s < curves.length; s++) values[s] = curves[s]![t]!;
-    const interval = meanInterval(values);
-    points.push({
-      series,
-      samples: samples[t]!,
-      mean: interval.mean,
-      lower: interval.mean - interval.halfWidth,
-      upper: interval.mean + interval.halfWidth,
-    });
+    const mean = band.mean[t]!;
+    if (Number.isNaN(mean)) {
+      const s = curves.findIndex((curve) => !Number.isFinite(curve[t]!));
+      throw new RangeError(`curves[${s}][${t}] must be finite, got ${curves[s]![t]}`);
+    }
+    points.push({ series, samples: samples[t]!, mean, lower: band.lower[t]!, upper: band.upper[t]! });
   }
   return points;
 }

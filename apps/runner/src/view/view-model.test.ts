@@ -286,13 +286,17 @@ describe('viewModel', () => {
   // The page of a run being trained is grouped batch by batch (RunRowCollector): whatever the batches, the
   // model must be the one made from the whole run, also when a later batch shows that a string field the
   // first batches held constant labels rows (it varies within a seed), or brings a field never seen before.
+  // With the number of seed curves said in advance each seed is thinned when its rows are in; a wrong
+  // number (2 per chart here with labels, 4 without) must only cost the thinning again.
   test.prop([
     fc.constantFrom('constant', 'varies later', 'appears later', 'none'),
-    fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 5 }),
-  ])('gives the same model batch by batch as from the whole run', (labels, cuts) => {
+    fc.array(fc.integer({ min: 0, max: 160 }), { maxLength: 5 }),
+    fc.constantFrom(undefined, 1, 2, 4, 1500),
+  ])('gives the same model batch by batch as from the whole run', (labels, cuts, seedCurves) => {
     const metrics = ['a', 'b'].flatMap((method, m) =>
       [0, 1].flatMap((seed) =>
-        Array.from({ length: 15 }, (_, i) => {
+        // 40 points: more than twice 15 buckets (the fewest a seed gets), so the bucket count matters.
+        Array.from({ length: 40 }, (_, i) => {
           const t = i + 1;
           const row: Record<string, unknown> = {
             seed,
@@ -314,11 +318,19 @@ describe('viewModel', () => {
       metrics,
       summary: {},
     };
-    const collector = new RunRowCollector();
+    const collector = new RunRowCollector(seedCurves === undefined ? {} : { seedCurves });
     const bounds = [0, ...[...cuts].sort((x, y) => x - y), metrics.length];
     for (let i = 1; i < bounds.length; i++) collector.add(metrics.slice(bounds[i - 1], bounds[i]));
     const whole = viewModel([run]);
     expect(viewModel([run], [collector])).toEqual(whole);
     expect(whole.groups.map((g) => g.method)).toEqual(labels === 'none' ? ['compare'] : ['a', 'b']);
+  });
+
+  it('refuses a number of seed curves that is not a count', () => {
+    for (const seedCurves of [0, -1, 1.5, Number.NaN]) {
+      expect(() => new RunRowCollector({ seedCurves })).toThrow(
+        new RangeError(`seedCurves must be an integer >= 1, got ${seedCurves}`),
+      );
+    }
   });
 });

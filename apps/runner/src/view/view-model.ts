@@ -1,8 +1,8 @@
+import { seedBand } from '../stats/seed-band.js';
 import { describeEnvironment } from '../train/describe-config.js';
 import { metricLabel, sortMetrics } from './metric-label.js';
 import { minMaxBuckets } from './min-max-buckets.js';
 import type { RunData } from './run-data.js';
-import { seedBand } from './seed-band.js';
 import { type SummaryTable, summaryTables } from './summary-tables.js';
 
 /** One drawn curve: a seed's curve, or a group's mean with its 95% band (`s` null). */
@@ -145,6 +145,39 @@ interface SeedSeries {
   readonly seed: number;
   readonly x: number[];
   readonly values: Map<string, number[]>;
+  /** Thinned curves already made, by metric (see {@link seedCurve}). */
+  readonly thinned: Map<string, ThinnedCurve>;
+}
+
+/** A seed's curve of one metric as drawn: thinned to some buckets, values rounded; null when it is empty. */
+interface ThinnedCurve {
+  readonly buckets: number;
+  /** The series' length when it was made: a series that grew since is thinned anew. */
+  readonly length: number;
+  readonly curve: { readonly x: number[]; readonly y: number[] } | null;
+}
+
+/** Buckets of each seed's curve in a chart of `seedCurves` seed curves (see {@link SEED_POINTS_PER_CHART}). */
+function seedBuckets(seedCurves: number): number {
+  return Math.max(
+    SEED_BUCKETS.min,
+    Math.min(SEED_BUCKETS.max, Math.floor(SEED_POINTS_PER_CHART / (2 * seedCurves))),
+  );
+}
+
+/**
+ * A seed's curve of one metric as drawn: its minima and maxima over `buckets` buckets (see
+ * {@link minMaxBuckets}), values rounded; made once per series, metric and bucket count.
+ */
+function seedCurve(series: SeedSeries, metric: string, buckets: number): ThinnedCurve['curve'] {
+  const made = series.thinned.get(metric);
+  if (made !== undefined && made.buckets === buckets && made.length === series.x.length) return made.curve;
+  const values = column(series, metric);
+  const keep = minMaxBuckets(values, buckets);
+  const curve =
+    keep.length === 0 ? null : { x: keep.map((i) => series.x[i]!), y: keep.map((i) => round(values[i]!)) };
+  series.thinned.set(metric, { buckets, length: series.x.length, curve });
+  return curve;
 }
 
 interface Group {
@@ -322,10 +355,22 @@ export class RunRowCollector {
   #series: SeedSeries | undefined;
   #columns: RowColumns | undefined;
 
-  /** @param keys - the grouping fields, when known (otherwise found from the rows) */
-  constructor(keys?: readonly string[]) {
-    this.#keys = keys;
-    this.#given = keys !== undefined;
+  /** Buckets of each seed's curve when every chart is known to hold a given number of seed curves. */
+  readonly #buckets: number | undefined;
+
+  /**
+   * @param options - `keys`: the grouping fields, when known (otherwise found from the rows);
+   *   `seedCurves`: how many seed curves each chart will hold, when known in advance (a `train` run's seeds),
+   *   so that each seed's curves are thinned as soon as its rows are in rather than when the page is made
+   */
+  constructor(options: { readonly keys?: readonly string[]; readonly seedCurves?: number } = {}) {
+    this.#keys = options.keys;
+    this.#given = options.keys !== undefined;
+    const { seedCurves } = options;
+    if (seedCurves !== undefined && !(Number.isInteger(seedCurves) && seedCurves >= 1)) {
+      throw new RangeError(`seedCurves must be an integer >= 1, got ${seedCurves}`);
+    }
+    this.#buckets = seedCurves === undefined ? undefined : seedBuckets(seedCurves);
   }
 
   /**
@@ -351,15 +396,17 @@ export class RunRowCollector {
           this.#groups.push(group);
         }
         this.#group = group;
+        this.#leave(this.#series);
         this.#series = undefined;
       }
       previous = row;
       const seed = row['seed'] as number;
       let series = this.#series;
       if (series === undefined || series.seed !== seed) {
+        this.#leave(series);
         series = this.#group.seeds.get(seed);
         if (series === undefined) {
-          series = { seed, x: [], values: new Map() };
+          series = { seed, x: [], values: new Map(), thinned: new Map() };
           this.#group.seeds.set(seed, series);
         }
         this.#series = series;
@@ -376,6 +423,12 @@ export class RunRowCollector {
     }
     this.#lastRow = previous;
     return this;
+  }
+
+  /** A series whose rows are (for now) all in: its curves are thinned now if the bucket count is known. */
+  #leave(series: SeedSeries | undefined): void {
+    if (series === undefined || this.#buckets === undefined) return;
+    for (const metric of series.values.keys()) seedCurve(series, metric, this.#buckets);
   }
 
   /** Notes the string fields of the rows, and those that change from one iteration of a seed to the next. */
@@ -410,7 +463,7 @@ export class RunRowCollector {
   groups(run: RunData, metricKeys: Set<string>): Group[] {
     const keys = this.#groupingFields();
     if (!this.#given && (this.#keys ?? []).join('\u0000') !== keys.join('\u0000')) {
-      return new RunRowCollector(keys).add(run.metrics).groups(run, metricKeys);
+      return new RunRowCollector({ keys }).add(run.metrics).groups(run, metricKeys);
     }
     for (const k of this.#metricKeys) metricKeys.add(k);
     return this.#groups.map(({ strings, seeds }) => {
@@ -620,20 +673,13 @@ export function viewModel(
         seedLists[g]!.some((s) => (s.values.get(metric) ?? []).some(Number.isFinite)),
       );
       if (withMetric.length === 0) continue;
-      const seedCurves = withMetric.reduce((n, [g]) => n + g.seeds.size, 0);
-      const buckets = Math.max(
-        SEED_BUCKETS.min,
-        Math.min(SEED_BUCKETS.max, Math.floor(SEED_POINTS_PER_CHART / (2 * seedCurves))),
-      );
+      const buckets = seedBuckets(withMetric.reduce((n, [g]) => n + g.seeds.size, 0));
       const curves: CurveData[] = [];
       for (const [, g] of withMetric) {
         const seeds = seedLists[g]!;
         for (const s of seeds) {
-          const values = column(s, metric);
-          const keep = minMaxBuckets(values, buckets);
-          if (keep.length > 0) {
-            curves.push({ g, s: s.seed, x: keep.map((i) => s.x[i]!), y: keep.map((i) => round(values[i]!)) });
-          }
+          const curve = seedCurve(s, metric, buckets);
+          if (curve !== null) curves.push({ g, s: s.seed, ...curve });
         }
         const mean = meanCurve(g, seeds, metric, notes, labels[g]!);
         if (mean !== null) curves.push(mean);

@@ -1,4 +1,4 @@
-import { studentTQuantile } from '../stats/student-t.js';
+import { studentTQuantile } from './student-t.js';
 
 /** Mean over seeds with its 95% Student-t interval, point by point (NaN where a seed has no value). */
 export interface SeedBand {

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { meanInterval } from '../stats/mean-interval.js';
+import { meanInterval } from './mean-interval.js';
 import { seedBand } from './seed-band.js';
 
 describe('seedBand', () => {
