@@ -1,3 +1,5 @@
+import { isPlainObject } from './ndjson.js';
+
 /** Type codes of {@link RowBatch.types}. */
 const NUMBER = 0;
 const NULL = 1;
@@ -23,13 +25,6 @@ export interface RowBatch {
   readonly values: Float64Array;
   /** The string values, in the order met. */
   readonly strings: readonly string[];
-}
-
-/** True for an object JSON.stringify writes as `{…}` with its own keys: a plain object without `toJSON`. */
-function isPlainObject(row: unknown): row is Readonly<Record<string, unknown>> {
-  if (typeof row !== 'object' || row === null) return false;
-  const prototype = Object.getPrototypeOf(row);
-  return (prototype === Object.prototype || prototype === null) && !('toJSON' in row);
 }
 
 /**
