@@ -2,6 +2,8 @@ export { empiricalDistribution } from './empirical-distribution.js';
 export { forwardKlProjection } from './forward-kl-projection.js';
 export type { FtwLossInput, FtwLossOut, FtwLossResult, KlDirection, ReferencePolicy } from './ftw-loss.js';
 export { ftwLoss } from './ftw-loss.js';
+export type { FtwObjectiveOptions, FtwObjectiveRows } from './ftw-objective.js';
+export { FtwObjective } from './ftw-objective.js';
 export type { GrpoAdvantagesOptions } from './grpo-advantages.js';
 export { grpoAdvantages } from './grpo-advantages.js';
 export type {

@@ -9,6 +9,7 @@ import { bytesPerCall } from '@ftw/internal/heap';
 import { describe, expect, it } from 'vitest';
 import {
   empiricalDistribution,
+  FtwObjective,
   forwardKlProjection,
   ftwLoss,
   grpoAdvantages,
@@ -49,6 +50,21 @@ describe('allocation per call with out buffers', () => {
       reference: { logits: other },
     };
     expect(bytesPerCall(ftwLoss, forward, { grad: new Float64Array(n) })).toBeLessThan(1);
+  });
+
+  it('FtwObjective.evaluate allocates nothing (reverse KL to uniform; forward KL to per-row references)', () => {
+    for (const options of [
+      { actions, beta: 0.05 },
+      { actions, beta: 0.5, kl: 'forward' as const, reference: 'rows' as const },
+    ]) {
+      const objective = new FtwObjective(options);
+      const buffers = objective.rows(rows);
+      buffers.logits.set(logits);
+      buffers.reference.set(options.reference === undefined ? [] : other);
+      buffers.selected.set(selected);
+      buffers.weights.set(weights);
+      expect(bytesPerCall((count: number) => objective.evaluate(count), rows)).toBeLessThan(1);
+    }
   });
 
   it('the baseline losses allocate nothing', () => {

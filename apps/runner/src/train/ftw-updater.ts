@@ -1,4 +1,4 @@
-import { type FtwLossInput, type FtwLossOut, ftwLoss, trajectoryWeights } from '@ftw/objective';
+import { FtwObjective, type FtwObjectiveRows, trajectoryWeights } from '@ftw/objective';
 import { ReplayPool } from '@ftw/replay-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import type { Episode } from './episode.js';
@@ -78,7 +78,10 @@ export class FtwUpdater implements Updater {
   readonly #select: EliteSelector;
   readonly #pool: ReplayPool;
   readonly #initial: Float64Array;
-  readonly #rows: LossRows;
+  /** The loss, its settings checked once; its row buffers are filled by each update. */
+  readonly #objective: FtwObjective;
+  /** Observation of each loss row. */
+  #observations = new Int32Array(16);
   /** θ before the previous update (valid once `#hasPrevious`), and a spare for the current one. */
   #previous = new Float64Array(0);
   #spare = new Float64Array(0);
@@ -86,9 +89,6 @@ export class FtwUpdater implements Updater {
   #grad = new Float64Array(0);
   #counts = new Float64Array(8);
   #lengths = new Float64Array(8);
-  readonly #out: FtwLossOut = {};
-  /** One input object for every `ftwLoss` call (its fields are set per call). */
-  readonly #input: FtwLossInput;
   /** Views of `#counts` and `#lengths` of each selection size met (reset when they grow). */
   #sized: { counts: Float64Array; lengths: Float64Array }[] = [];
 
@@ -109,15 +109,12 @@ export class FtwUpdater implements Updater {
         : { capacity: config.capacity, maxVersionLag: config.maxVersionLag },
     );
     this.#initial = Float64Array.from(policy.parameters);
-    this.#rows = new LossRows(policy.numActions);
-    this.#input = {
-      logits: new Float64Array(0),
-      rows: 0,
+    this.#objective = new FtwObjective({
       actions: policy.numActions,
-      selected: [],
       beta: config.beta,
       kl: config.kl,
-    };
+      reference: config.reference === 'uniform' ? 'uniform' : 'rows',
+    });
   }
 
   /** The pool (read-only use: tests and diagnostics). */
@@ -165,14 +162,14 @@ export class FtwUpdater implements Updater {
       steps += trajectory.length;
     }
     if (total === 0 && config.beta === 0) return null;
-    const rows = this.#rows;
-    let view: RowViews;
+    let view: FtwObjectiveRows;
     if (total > 0) {
-      view = rows.views(steps);
+      view = this.#rowsOf(steps);
+      const observations = this.#observations;
       for (let i = 0, row = 0; i < size; i++) {
         const trajectory = pool.columnsAt(choice.positions[i]!);
         for (let t = 0; t < trajectory.length; t++, row++) {
-          rows.observations[row] = trajectory.observation(t);
+          observations[row] = trajectory.observation(t);
           view.selected[row] = trajectory.action(t);
         }
       }
@@ -186,10 +183,10 @@ export class FtwUpdater implements Updater {
       // No elite: the KL term alone, over the steps of this iteration's episodes.
       steps = 0;
       for (const e of episodes) steps += e.length;
-      view = rows.views(steps);
+      view = this.#rowsOf(steps);
+      const observations = this.#observations;
       let row = 0;
-      for (const e of episodes)
-        for (let t = 0; t < e.length; t++) rows.observations[row++] = e.observations[t]!;
+      for (const e of episodes) for (let t = 0; t < e.length; t++) observations[row++] = e.observations[t]!;
       view.selected.fill(0);
       view.weights.fill(0);
     }
@@ -232,28 +229,19 @@ export class FtwUpdater implements Updater {
    * `epochs` optimiser steps on the FTW loss over the rows; returns the last loss value. Without elites
    * the rows carry weight 0 (`normalize: 'sum'`) and only the KL term acts.
    */
-  #descend(rows: number, view: RowViews, normalize: 'mean' | 'sum'): number {
+  #descend(rows: number, view: FtwObjectiveRows, normalize: 'mean' | 'sum'): number {
     const config = this.#config;
     const policy = this.#policy;
     const A = policy.numActions;
-    const observations = this.#rows.observations;
+    const observations = this.#observations;
     const snapshot = this.#reference();
     if (snapshot !== undefined) {
       for (let r = 0; r < rows; r++) policy.logits(observations[r]!, view.reference, r * A, snapshot);
     }
-    const out = this.#out;
-    out.grad = view.grad;
     let loss = 0;
     for (let epoch = 0; epoch < config.epochs; epoch++) {
       for (let r = 0; r < rows; r++) policy.logits(observations[r]!, view.logits, r * A);
-      const input = this.#input;
-      input.logits = view.logits;
-      input.rows = rows;
-      input.selected = view.selected;
-      input.weights = view.weights;
-      input.normalize = normalize;
-      if (snapshot !== undefined) input.reference = { logits: view.reference };
-      const result = ftwLoss(input, out);
+      const result = this.#objective.evaluate(rows, normalize);
       loss = result.loss;
       const parameters = policy.parameters;
       if (this.#grad.length < parameters.length) this.#grad = new Float64Array(2 * parameters.length);
@@ -264,74 +252,10 @@ export class FtwUpdater implements Updater {
     }
     return loss;
   }
-}
 
-/** Views of exactly `rows` rows on the loss buffers, what `ftwLoss` reads and writes. */
-interface RowViews {
-  readonly logits: Float64Array;
-  readonly grad: Float64Array;
-  readonly reference: Float64Array;
-  readonly selected: Int32Array;
-  readonly weights: Float64Array;
-}
-
-/**
- * The loss buffers of the FTW update, grown by doubling, with their exact-length views cached per row
- * count, so an update allocates nothing once the row counts it meets have been seen.
- */
-class LossRows {
-  readonly #actions: number;
-  observations!: Int32Array;
-  #capacity = 0;
-  #logits!: Float64Array;
-  #grad!: Float64Array;
-  #reference!: Float64Array;
-  #selected!: Int32Array;
-  #weights!: Float64Array;
-  #cache: (RowViews | undefined)[] = [];
-
-  constructor(actions: number) {
-    this.#actions = actions;
-    this.#allocate(16);
-  }
-
-  /**
-   * Room for `capacity` rows, in two buffers (a typed array of its own costs about a microsecond each):
-   * the gradient alone, since `ftwLoss` checks that it shares no memory with what it reads (a check that
-   * stops at different buffers), and everything else.
-   */
-  #allocate(capacity: number): void {
-    const A = this.#actions;
-    const floats = capacity * (2 * A + 1);
-    const buffer = new ArrayBuffer(8 * floats + 8 * capacity);
-    this.#capacity = capacity;
-    this.#grad = new Float64Array(capacity * A);
-    this.#logits = new Float64Array(buffer, 0, capacity * A);
-    this.#reference = new Float64Array(buffer, 8 * capacity * A, capacity * A);
-    this.#weights = new Float64Array(buffer, 16 * capacity * A, capacity);
-    this.#selected = new Int32Array(buffer, 8 * floats, capacity);
-    this.observations = new Int32Array(buffer, 8 * floats + 4 * capacity, capacity);
-    this.#cache = [];
-  }
-
-  views(rows: number): RowViews {
-    if (rows > this.#capacity) {
-      let capacity = this.#capacity;
-      while (capacity < rows) capacity *= 2;
-      this.#allocate(capacity);
-    }
-    let view = this.#cache[rows];
-    if (view === undefined) {
-      const n = rows * this.#actions;
-      view = {
-        logits: this.#logits.subarray(0, n),
-        grad: this.#grad.subarray(0, n),
-        reference: this.#reference.subarray(0, n),
-        selected: this.#selected.subarray(0, rows),
-        weights: this.#weights.subarray(0, rows),
-      };
-      this.#cache[rows] = view;
-    }
-    return view;
+  /** The objective's buffers of `rows` rows, and room for their observations. */
+  #rowsOf(rows: number): FtwObjectiveRows {
+    if (this.#observations.length < rows) this.#observations = new Int32Array(2 * rows);
+    return this.#objective.rows(rows);
   }
 }
