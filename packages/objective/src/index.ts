@@ -25,6 +25,7 @@ export type { PolicyGradientInput, PolicyGradientOut, PolicyGradientResult } fro
 export { policyGradientLoss } from './policy-gradient-loss.js';
 export type { PolicyShift } from './policy-shift.js';
 export { policyShift } from './policy-shift.js';
+export { PolicyShiftTracker } from './policy-shift-tracker.js';
 export type { PpoClipInput, PpoClipOut, PpoClipResult } from './ppo-clip-loss.js';
 export { ppoClipLoss } from './ppo-clip-loss.js';
 export type { ReinforceInput } from './reinforce-loss.js';

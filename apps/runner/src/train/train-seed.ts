@@ -1,4 +1,4 @@
-import { type PolicyShift, policyShift } from '@ftw/objective';
+import { type PolicyShift, PolicyShiftTracker } from '@ftw/objective';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { ActionDistribution } from './action-distribution.js';
@@ -121,29 +121,22 @@ export function trainSeed(
   const A = env.numActions;
   const distribution = new ActionDistribution(A);
   let before = new Float64Array(0);
-  let beforeLogits = new Float64Array(0);
-  let afterLogits = new Float64Array(0);
-  let shiftRows = -1;
-  let beforeView = beforeLogits;
-  let afterView = afterLogits;
+  // The policy's shift at each update: the tracker keeps the logits of the policy after the previous
+  // update, which are the policy's before this one (nothing else changes θ), so only the new logits are
+  // written. It starts again from θ before the update (the snapshot `before`) at the first update and
+  // whenever the environment has handed out new observations.
+  const tracker = new PolicyShiftTracker(A);
   const shiftOut: PolicyShift = { klMean: 0, klMax: 0, tvMean: 0, tvMax: 0 };
   const shift = (): PolicyShift => {
     const rows = env.observationCount;
-    if (beforeLogits.length < rows * A) {
-      beforeLogits = new Float64Array(2 * rows * A);
-      afterLogits = new Float64Array(2 * rows * A);
-      shiftRows = -1;
+    if (tracker.rows !== rows) {
+      const start = tracker.logits(rows);
+      for (let o = 0; o < rows; o++) policy.logits(o, start, o * A, before);
+      tracker.start(rows);
     }
-    if (shiftRows !== rows) {
-      beforeView = beforeLogits.subarray(0, rows * A);
-      afterView = afterLogits.subarray(0, rows * A);
-      shiftRows = rows;
-    }
-    for (let o = 0; o < rows; o++) {
-      policy.logits(o, beforeLogits, o * A, before);
-      policy.logits(o, afterLogits, o * A);
-    }
-    return policyShift(beforeView, afterView, A, shiftOut);
+    const after = tracker.logits(rows);
+    for (let o = 0; o < rows; o++) policy.logits(o, after, o * A);
+    return tracker.measure(rows, shiftOut);
   };
 
   const metrics: IterationMetrics[] = [];
@@ -160,11 +153,14 @@ export function trainSeed(
     episodes += config.rollouts;
     returnTotal += batch.returnSum;
     if (batch.regret !== null) regret = (regret ?? 0) + batch.regret;
-    const parameters = policy.parameters;
-    if (before.length < parameters.length) before = new Float64Array(2 * parameters.length);
-    // Loops: set() and fill() cost more than the copy for the few parameters of a small policy.
-    for (let i = 0; i < parameters.length; i++) before[i] = parameters[i]!;
-    for (let i = parameters.length; i < before.length; i++) before[i] = 0;
+    // θ before the update, read by the shift only when the tracker starts again (see above).
+    if (tracker.rows !== env.observationCount) {
+      const parameters = policy.parameters;
+      if (before.length < parameters.length) before = new Float64Array(2 * parameters.length);
+      // Loops: set() and fill() cost more than the copy for the few parameters of a small policy.
+      for (let i = 0; i < parameters.length; i++) before[i] = parameters[i]!;
+      for (let i = parameters.length; i < before.length; i++) before[i] = 0;
+    }
     const stats = updater.update(collector.episodes, version);
     if (stats !== null) version++;
     const moved = stats === null ? NO_SHIFT : shift();

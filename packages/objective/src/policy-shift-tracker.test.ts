@@ -1,0 +1,129 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { extremeLogit, moderateLogit } from '../test/arbitraries.js';
+import { naiveSoftmax } from '../test/naive.js';
+import { policyShift } from './policy-shift.js';
+import { PolicyShiftTracker } from './policy-shift-tracker.js';
+
+/** Successive versions of a policy of `rows × actions` logits. */
+const versions = (logit: fc.Arbitrary<number>) =>
+  fc
+    .record({ rows: fc.integer({ min: 1, max: 4 }), actions: fc.integer({ min: 1, max: 5 }) })
+    .chain(({ rows, actions }) =>
+      fc.record({
+        rows: fc.constant(rows),
+        actions: fc.constant(actions),
+        tables: fc.array(fc.array(logit, { minLength: rows * actions, maxLength: rows * actions }), {
+          minLength: 2,
+          maxLength: 5,
+        }),
+      }),
+    );
+
+/** The tracker's shifts along the versions, the first one started. */
+function track(rows: number, actions: number, tables: number[][]) {
+  const tracker = new PolicyShiftTracker(actions);
+  tracker.logits(rows).set(tables[0]!);
+  tracker.start(rows);
+  return tables.slice(1).map((table) => {
+    tracker.logits(rows).set(table);
+    return { ...tracker.measure(rows) };
+  });
+}
+
+describe('PolicyShiftTracker', () => {
+  test.prop([versions(moderateLogit)])(
+    'follows the definitions of KL and total variation at every step',
+    ({ rows, actions, tables }) => {
+      const shifts = track(rows, actions, tables);
+      shifts.forEach((s, k) => {
+        const kls: number[] = [];
+        const tvs: number[] = [];
+        for (let i = 0; i < rows; i++) {
+          const p = naiveSoftmax(tables[k]!, i * actions, actions);
+          const q = naiveSoftmax(tables[k + 1]!, i * actions, actions);
+          kls.push(
+            Math.max(
+              0,
+              p.reduce((sum, pj, j) => sum + pj * Math.log(pj / q[j]!), 0),
+            ),
+          );
+          tvs.push(0.5 * p.reduce((sum, pj, j) => sum + Math.abs(pj - q[j]!), 0));
+        }
+        const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+        expect(Math.abs(s.klMean - mean(kls))).toBeLessThanOrEqual(1e-12);
+        expect(Math.abs(s.klMax - Math.max(...kls))).toBeLessThanOrEqual(1e-12);
+        expect(Math.abs(s.tvMean - mean(tvs))).toBeLessThanOrEqual(1e-14);
+        expect(Math.abs(s.tvMax - Math.max(...tvs))).toBeLessThanOrEqual(1e-14);
+      });
+    },
+  );
+
+  test.prop([versions(extremeLogit)])(
+    "gives policyShift's results between each two successive versions, bit for bit",
+    ({ rows, actions, tables }) => {
+      const shifts = track(rows, actions, tables);
+      shifts.forEach((s, k) => {
+        expect(s).toEqual(
+          policyShift(Float64Array.from(tables[k]!), Float64Array.from(tables[k + 1]!), actions),
+        );
+      });
+    },
+  );
+
+  it('starts again when the number of rows changes, and fills and returns out', () => {
+    const tracker = new PolicyShiftTracker(2);
+    expect(tracker.rows).toBe(0);
+    tracker.logits(1).set([0, 0]);
+    tracker.start(1);
+    expect(tracker.rows).toBe(1);
+    tracker.logits(1).set([Math.log(3), 0]);
+    const out = { klMean: -1, klMax: -1, tvMean: -1, tvMax: -1 };
+    expect(tracker.measure(1, out)).toBe(out);
+    expect([out.klMean.toFixed(4), out.tvMax]).toEqual(['0.1438', 0.25]);
+    // Six rows: more than the buffers held, so the current version is forgotten.
+    const grown = tracker.logits(6);
+    expect(tracker.rows).toBe(0);
+    grown.set([0, 0, 1, 0, 0, 1, 2, 2, -1, 0, 0, 0]);
+    tracker.start(6);
+    tracker.logits(6).set([0, 0, 1, 0, 0, 1, 2, 2, -1, 0, 0, 5]);
+    const s = tracker.measure(6);
+    const expected = policyShift(
+      new Float64Array([0, 0, 1, 0, 0, 1, 2, 2, -1, 0, 0, 0]),
+      new Float64Array([0, 0, 1, 0, 0, 1, 2, 2, -1, 0, 0, 5]),
+      2,
+    );
+    expect(s).toEqual(expected);
+  });
+
+  describe('rejects bad input', () => {
+    it('in the number of actions and rows', () => {
+      expect(() => new PolicyShiftTracker(0)).toThrow(/actions must be an integer >= 1, got 0/);
+      expect(() => new PolicyShiftTracker(1.5)).toThrow(RangeError);
+      const tracker = new PolicyShiftTracker(2);
+      expect(() => tracker.logits(0)).toThrow(/rows must be an integer >= 1, got 0/);
+      expect(() => tracker.start(1)).toThrow(/rows must be an integer in \[1, 0\]/);
+      tracker.logits(2).set([0, 1, 1, 0]);
+      expect(() => tracker.measure(2)).toThrow(/rows must be the current version's, 0 \(call start first/);
+      tracker.start(2);
+      tracker.logits(1).set([0, 0]);
+      expect(() => tracker.measure(1)).toThrow(/rows must be the current version's, 2 .*got 1/);
+    });
+
+    it('rejects a logit that is not finite or too large, keeping the current version', () => {
+      const tracker = new PolicyShiftTracker(2);
+      tracker.logits(2).set([0, 1, 1, 0]);
+      expect(() => tracker.start(2)).not.toThrow();
+      tracker.logits(2).set([0, 1, Number.NaN, 0]);
+      expect(() => tracker.measure(2)).toThrow(/logits\[2\] must be a finite number/);
+      tracker.logits(2).set([0, 1, 1e51, 0]);
+      expect(() => tracker.measure(2)).toThrow(/logits\[2\]/);
+      tracker.logits(2).set([0, 2, 1, 0]);
+      const s = tracker.measure(2);
+      expect(s).toEqual(policyShift(new Float64Array([0, 1, 1, 0]), new Float64Array([0, 2, 1, 0]), 2));
+      tracker.logits(2).set([Number.POSITIVE_INFINITY, 0, 0, 0]);
+      expect(() => tracker.start(2)).toThrow(/logits\[0\]/);
+      expect(tracker.rows).toBe(2);
+    });
+  });
+});
