@@ -160,6 +160,12 @@ describe('ReplayPool', () => {
       distinct: inputs.length,
       ...referenceStaleness(inputs, current),
     });
+    // Refilling an earlier result (of another pool, at another version) gives the same numbers.
+    const other = new ReplayPool({ capacity: 2 });
+    other.push(step(0, [1, 7], 2));
+    const out = other.staleness(9);
+    expect(pool.staleness(current, out)).toBe(out);
+    expect(out).toEqual(pool.staleness(current));
     const positions = picks.map((p) => p % inputs.length);
     expect(pool.selectionStaleness(positions, current)).toEqual({
       currentVersion: current,
@@ -173,6 +179,18 @@ describe('ReplayPool', () => {
 });
 
 describe('ReplayPool bad input', () => {
+  it('rejects an out for staleness() that is not a Staleness, leaving it unchanged', () => {
+    const pool = new ReplayPool({ capacity: 2 });
+    pool.push(step(0, 3));
+    const partial = { trajectoryAge: { min: 0, mean: 0, max: 0 } };
+    for (const out of [null, 5, {}, partial]) {
+      expect(() => pool.staleness(4, out as never)).toThrow(
+        /out must be a Staleness an earlier call returned \(with trajectoryAge and stepAge objects\)/,
+      );
+    }
+    expect(partial).toEqual({ trajectoryAge: { min: 0, mean: 0, max: 0 } });
+  });
+
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '4', 2 ** 26 + 1])(
     'refuses capacity %s',
     (capacity) => {

@@ -12,11 +12,14 @@ import { readSnapshotFile } from './read-snapshot-file.js';
 import type { ReplayPoolOptions } from './replay-pool-options.js';
 import type { SelectableIndex } from './selectable-index.js';
 import type { SelectableTrajectories } from './selectable-trajectories.js';
-import { measureStaleness, type Staleness } from './staleness.js';
+import { type AgeSummary, measureStaleness, type Staleness } from './staleness.js';
 import type { Trajectory } from './trajectory.js';
 import type { TrajectoryColumns } from './trajectory-columns.js';
 import type { TrajectoryInput } from './trajectory-input.js';
 import { writeFileAtomic } from './write-file-atomic.js';
+
+/** `T` with its fields writable: how `staleness` refills the object it is given. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * The FIFO pool of FTW: holds the last N trajectories pushed, in a ring of N slots plus a mirrored
@@ -440,41 +443,76 @@ export class ReplayPool implements Iterable<Trajectory> {
    *
    * Cost: O(1): read from sums and sliding-window version extremes kept as trajectories enter and leave. The means
    * are exact while n·c and the step-version sums stay below 2^53 (e.g. 2^20 trajectories of versions
-   * below 2^32).
+   * below 2^32). With `out`, nothing is allocated.
    *
    * @param currentVersion - the current policy version, at least the newest version held
-   * @returns ages per trajectory and per step, and the share of multi-version trajectories
-   * @throws PoolError `EMPTY_POOL` when the pool is empty; RangeError as {@link ReplayPool.selectable}
+   * @param out - optional: a `Staleness` an earlier call returned, refilled in place (its `trajectoryAge` and
+   *   `stepAge` objects included) and returned, so that a training loop allocates nothing
+   * @returns ages per trajectory and per step, and the share of multi-version trajectories (`out` when given)
+   * @throws PoolError `EMPTY_POOL` when the pool is empty; RangeError as {@link ReplayPool.selectable};
+   *   TypeError when `out` is not an object with `trajectoryAge` and `stepAge` objects
    * @example
    * ```ts
    * pool.push({ actions: [0, 1], logProbs: [-1, -1], versions: [3, 4], return: 1 });
-   * console.log(pool.staleness(4).trajectoryAge); // { min: 1, mean: 1, max: 1 }
+   * const s = pool.staleness(4);
+   * console.log(s.trajectoryAge); // { min: 1, mean: 1, max: 1 }
+   * console.log(pool.staleness(5, s) === s, s.trajectoryAge.mean); // true 2
    * ```
    */
-  staleness(currentVersion: number): Staleness {
+  staleness(currentVersion: number, out?: Staleness): Staleness {
     const version = checkInteger(currentVersion, 'currentVersion', 0, MAX_VERSION);
+    if (
+      out !== undefined &&
+      (typeof out !== 'object' ||
+        out === null ||
+        typeof out.trajectoryAge !== 'object' ||
+        out.trajectoryAge === null ||
+        typeof out.stepAge !== 'object' ||
+        out.stepAge === null)
+    ) {
+      throw new TypeError(
+        `out must be a Staleness an earlier call returned (with trajectoryAge and stepAge objects), got ${describeValue(out)}`,
+      );
+    }
     const n = this.#size;
     if (n === 0) throw new PoolError('EMPTY_POOL', 'staleness of an empty pool is undefined');
     this.#checkNewest(version, 'the newest policy version among the trajectories');
     const steps = this.#stepCount;
     const oldest = version - this.#minVersions.min;
-    return {
-      currentVersion: version,
-      trajectories: n,
-      distinct: n,
-      steps,
-      trajectoryAge: {
-        min: version - this.#minVersions.max,
-        mean: (n * version - this.#minVersionSum) / n,
-        max: oldest,
-      },
-      stepAge: {
-        min: version - this.#maxVersions.max,
-        mean: (steps * version - this.#stepVersionSum) / steps,
-        max: oldest,
-      },
-      multiVersionShare: this.#multiVersion / n,
-    };
+    if (out === undefined) {
+      return {
+        currentVersion: version,
+        trajectories: n,
+        distinct: n,
+        steps,
+        trajectoryAge: {
+          min: version - this.#minVersions.max,
+          mean: (n * version - this.#minVersionSum) / n,
+          max: oldest,
+        },
+        stepAge: {
+          min: version - this.#maxVersions.max,
+          mean: (steps * version - this.#stepVersionSum) / steps,
+          max: oldest,
+        },
+        multiVersionShare: this.#multiVersion / n,
+      };
+    }
+    const s = out as Mutable<Staleness>;
+    const trajectoryAge = out.trajectoryAge as Mutable<AgeSummary>;
+    const stepAge = out.stepAge as Mutable<AgeSummary>;
+    s.currentVersion = version;
+    s.trajectories = n;
+    s.distinct = n;
+    s.steps = steps;
+    trajectoryAge.min = version - this.#minVersions.max;
+    trajectoryAge.mean = (n * version - this.#minVersionSum) / n;
+    trajectoryAge.max = oldest;
+    stepAge.min = version - this.#maxVersions.max;
+    stepAge.mean = (steps * version - this.#stepVersionSum) / steps;
+    stepAge.max = oldest;
+    s.multiVersionShare = this.#multiVersion / n;
+    return out;
   }
 
   #checkNewest(version: number, what: string): void {

@@ -1,4 +1,5 @@
-import { FtwObjective, type FtwObjectiveRows, trajectoryWeights } from '@ftw/objective';
+import { FtwObjective, type FtwObjectiveRows } from '@ftw/objective';
+import type { Staleness } from '@ftw/replay-pool';
 import { ReplayPool } from '@ftw/replay-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import type { Episode } from './episode.js';
@@ -62,8 +63,8 @@ export function configSelector(config: TrainConfig, random: () => number): Elite
  *
  *   L(θ) = −Σ_i (m_i / (L_i · M)) Σ_t log π_θ(a_{i,t} | o_{i,t}) + β · (1/R) Σ_rows D(π_θ(·|o), π_ref(·|o)),
  *
- * with m_i the selection count of trajectory i, L_i its length, M = Σ m_i (`trajectoryWeights` and
- * `ftwLoss` from `@ftw/objective`) and D the KL divergence in the configured direction, averaged over the
+ * with m_i the selection count of trajectory i, L_i its length, M = Σ m_i (the per-trajectory weights of
+ * `trajectoryWeights`, and `FtwObjective` from `@ftw/objective`) and D the KL divergence in the configured direction, averaged over the
  * R rows: the steps of the selected trajectories, each once. When a threshold leaves no elite, only the KL
  * term acts, averaged over the steps of this iteration's episodes (nothing happens when β = 0).
  *
@@ -87,10 +88,8 @@ export class FtwUpdater implements Updater {
   #spare = new Float64Array(0);
   #hasPrevious = false;
   #grad = new Float64Array(0);
-  #counts = new Float64Array(8);
-  #lengths = new Float64Array(8);
-  /** Views of `#counts` and `#lengths` of each selection size met (reset when they grow). */
-  #sized: { counts: Float64Array; lengths: Float64Array }[] = [];
+  /** The pool's staleness, refilled by each update. */
+  #staleness: Staleness | undefined;
 
   /**
    * @param config - the resolved configuration (FTW fields)
@@ -139,11 +138,6 @@ export class FtwUpdater implements Updater {
     if (choice === null) return null;
 
     const size = choice.size;
-    if (this.#counts.length < size) {
-      this.#counts = new Float64Array(2 * size);
-      this.#lengths = new Float64Array(2 * size);
-      this.#sized = [];
-    }
     let steps = 0;
     let total = 0;
     let sum = 0;
@@ -157,8 +151,6 @@ export class FtwUpdater implements Updater {
       sum += m * r;
       sumSquares += m * r * r;
       ageSum += m * (version - trajectory.minVersion);
-      this.#counts[i] = m;
-      this.#lengths[i] = trajectory.length;
       steps += trajectory.length;
     }
     if (total === 0 && config.beta === 0) return null;
@@ -168,17 +160,15 @@ export class FtwUpdater implements Updater {
       const observations = this.#observations;
       for (let i = 0, row = 0; i < size; i++) {
         const trajectory = pool.columnsAt(choice.positions[i]!);
-        for (let t = 0; t < trajectory.length; t++, row++) {
+        const length = trajectory.length;
+        // Each step's weight m_i / (L_i · M): the per-trajectory normalisation of `trajectoryWeights`.
+        const w = choice.counts[i]! / (length * total);
+        for (let t = 0; t < length; t++, row++) {
           observations[row] = trajectory.observation(t);
           view.selected[row] = trajectory.action(t);
+          view.weights[row] = w;
         }
       }
-      let sized = this.#sized[size];
-      if (sized === undefined) {
-        sized = { counts: this.#counts.subarray(0, size), lengths: this.#lengths.subarray(0, size) };
-        this.#sized[size] = sized;
-      }
-      trajectoryWeights(sized.counts, sized.lengths, undefined, view.weights);
     } else {
       // No elite: the KL term alone, over the steps of this iteration's episodes.
       steps = 0;
@@ -190,7 +180,8 @@ export class FtwUpdater implements Updater {
       view.selected.fill(0);
       view.weights.fill(0);
     }
-    const poolStaleness = pool.staleness(version).trajectoryAge.mean;
+    this.#staleness = pool.staleness(version, this.#staleness);
+    const poolStaleness = this.#staleness.trajectoryAge.mean;
     const loss = this.#descend(steps, view, total > 0 ? 'mean' : 'sum');
     const eliteMean = total > 0 ? sum / total : null;
     return {
