@@ -100,6 +100,9 @@ export class MinibatchSampler {
     const drawnReturns = this.#drawnReturns;
     const best = this.#best;
     const bestReturns = this.#bestReturns;
+    const touchedItems = this.#touched;
+    const counts = this.counts;
+    const positions = this.positions;
     const floor = threshold ?? Number.NEGATIVE_INFINITY;
     let touched = 0;
     for (let b = 0; b < batches; b++) {
@@ -122,9 +125,8 @@ export class MinibatchSampler {
       // The K best eligible items, by insertion into best[0..kept) kept in decreasing return.
       let kept = 0;
       if (K === 1) {
-        // Every FTW run's setting: the best item, found without a data-dependent branch (a running
-        // maximum blended by 0/1 factors; the returns are finite), with a count of the items equal to
-        // it, so that the tie rule's scan runs only on a tie. It is kept when above the threshold.
+        // Every FTW run's setting: the best item, with a count of the items equal to it, so that the tie
+        // rule's scan runs only on a tie. It is kept when above the threshold.
         let item = drawn[0]!;
         if (!scanDrawn) taken[item] = 0;
         let top = index.returnAt(item);
@@ -135,10 +137,11 @@ export class MinibatchSampler {
           if (!scanDrawn) taken[candidate] = 0;
           const r = index.returnAt(candidate);
           drawnReturns[i] = r;
-          const above = Number(r > top);
-          top = above * r + (1 - above) * top;
-          item = above * candidate + (1 - above) * item;
-          ties = (ties + Number(r === top)) * (1 - above) + above;
+          if (r > top) {
+            top = r;
+            item = candidate;
+            ties = 1;
+          } else if (r === top) ties++;
         }
         if (top > floor) {
           kept = 1;
@@ -168,24 +171,24 @@ export class MinibatchSampler {
         const item = best[i]!;
         if (scanKept) {
           let k = 0;
-          while (k < touched && this.#touched[k] !== item) k++;
+          while (k < touched && touchedItems[k] !== item) k++;
           if (k === touched) {
-            this.#touched[touched++] = item;
-            this.counts[k] = 1;
+            touchedItems[touched++] = item;
+            counts[k] = 1;
           } else {
-            this.counts[k]!++;
+            counts[k]!++;
           }
         } else {
-          if (countOf[item] === 0) this.#touched[touched++] = item;
+          if (countOf[item] === 0) touchedItems[touched++] = item;
           countOf[item]!++;
         }
       }
     }
     for (let i = 0; i < touched; i++) {
-      const item = this.#touched[i]!;
-      this.positions[i] = index.positionAt(item);
+      const item = touchedItems[i]!;
+      positions[i] = index.positionAt(item);
       if (!scanKept) {
-        this.counts[i] = countOf[item]!;
+        counts[i] = countOf[item]!;
         countOf[item] = 0;
       }
     }
