@@ -90,6 +90,16 @@ export class FtwUpdater implements Updater {
   #grad = new Float64Array(0);
   /** The pool's staleness, refilled by each update. */
   #staleness: Staleness | undefined;
+  /** What `update` returns, refilled by each update (see `Updater.update`). */
+  readonly #stats: { -readonly [K in keyof UpdateStats]: UpdateStats[K] } = {
+    eliteMean: null,
+    eliteSpread: null,
+    selected: null,
+    poolSize: null,
+    poolStaleness: null,
+    selectionStaleness: null,
+    loss: 0,
+  };
 
   /**
    * @param config - the resolved configuration (FTW fields)
@@ -184,16 +194,16 @@ export class FtwUpdater implements Updater {
     const poolStaleness = this.#staleness.trajectoryAge.mean;
     const loss = this.#descend(steps, view, total > 0 ? 'mean' : 'sum');
     const eliteMean = total > 0 ? sum / total : null;
-    return {
-      eliteMean,
-      eliteSpread:
-        eliteMean === null ? null : Math.sqrt(Math.max(0, sumSquares / total - eliteMean * eliteMean)),
-      selected: total,
-      poolSize: pool.size,
-      poolStaleness,
-      selectionStaleness: total > 0 ? ageSum / total : null,
-      loss,
-    };
+    const stats = this.#stats;
+    stats.eliteMean = eliteMean;
+    stats.eliteSpread =
+      eliteMean === null ? null : Math.sqrt(Math.max(0, sumSquares / total - eliteMean * eliteMean));
+    stats.selected = total;
+    stats.poolSize = pool.size;
+    stats.poolStaleness = poolStaleness;
+    stats.selectionStaleness = total > 0 ? ageSum / total : null;
+    stats.loss = loss;
+    return stats;
   }
 
   /** The reference parameters of this update, and the snapshot kept for the next one. */

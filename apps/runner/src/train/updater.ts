@@ -28,7 +28,8 @@ export interface Updater {
    * Takes one iteration's episodes and updates the policy (or not, e.g. during FTW's warm-up).
    * @param episodes - this iteration's episodes (valid during the call only: the runner reuses them)
    * @param version - the current policy version (the number of updates made so far)
-   * @returns statistics of the update, or null when the policy was not updated
+   * @returns statistics of the update, or null when the policy was not updated; an updater may refill and
+   *   return the same object at every update, so read it before the next call
    */
   update(episodes: readonly Episode[], version: number): UpdateStats | null;
 }
