@@ -3,17 +3,12 @@ import shared from '../../tsup.config.ts';
 import { VIEW_CLIENT_BUILD } from './view-client.tsup.ts';
 
 // The runner is an application: the ESM CLI with a shebang, plus the training loop as a module for the
-// benchmark (bench/index.mjs) and the worker thread that formats a run's large files. No declarations. Second, the script of the `ftw view` page (see
+// benchmark (bench/index.mjs). No declarations. Second, the script of the `ftw view` page (see
 // view-client.tsup.ts).
 export default defineConfig([
   {
     ...(shared as Options),
-    entry: {
-      cli: 'src/cli.ts',
-      training: 'src/training.ts',
-      // The thread that formats metrics.ndjson and report.html (src/run/run-formatting.ts), beside the CLI.
-      'run-formatter-worker': 'src/run/run-formatter-worker.ts',
-    },
+    entry: { cli: 'src/cli.ts', training: 'src/training.ts' },
     format: ['esm'],
     dts: false,
     // Chunks for the modules imported on demand (each command of src/cli/main.ts, the asynchronous runs),

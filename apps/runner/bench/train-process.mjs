@@ -1,31 +1,16 @@
 // The whole `ftw train --seeds 0..99` process (default reproduction configuration: 100 seeds × 240
-// iterations) against the training it does: start-up, module loading, training, the report's charts,
-// report.html and metrics.ndjson, against `trainingMs` of the run's timing.json (the time spent in the
-// seeds' trainSeed loops, nothing else). Goal: the process within 2× of its training, so that writing the
-// run never costs more than the training it reports.
+// iterations) against the training it does, measured inside the same process: start-up, module loading,
+// training, the report's charts, report.html and metrics.ndjson, against `trainingMs` of the run's
+// timing.json (the time spent in the seeds' trainSeed loops, nothing else). Goal: the process within 2× of
+// its training, so that writing the run never costs more than the training it reports.
 //
-// The CLI formats metrics.ndjson and report.html on a worker thread while the seeds train. On a machine
-// without a free core that thread slows the training down, which would lower the ratio without making the
-// process any faster. So each round also runs the same build without its worker script (it then formats on
-// the main thread), and the goal is judged against that run's training, which nothing competes with:
-// process wall time (with the thread) / trainingMs (without). Both runs' own figures are printed beside it.
-//
-// Runs the built CLI (dist/cli.js; `pnpm bench` builds it first, through turbo) several times, each run in a
-// fresh temporary folder that is removed afterwards, the two builds alternating. The figure is the median
-// over rounds, with the range beside it; the start-up of a bare `node -e 0` is printed as the floor no
-// process gets below. Exits 1 when the median ratio misses the goal, when dist/cli.js is missing, or when a
-// run fails.
+// Runs the built CLI (dist/cli.js; `pnpm bench` builds it first, through turbo) several times, each in a
+// fresh temporary folder that is removed afterwards. The figure is the median over rounds of the ratio
+// (process wall time / training time of the same round), with the range beside it; the start-up of a bare
+// `node -e 0` is printed as the floor no process gets below. Exits 1 when the median ratio misses the goal,
+// when dist/cli.js is missing, or when a run fails.
 import { spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,64 +61,33 @@ if (statSync(cli).mtimeMs < newest(join(runner, 'src'))) {
   );
 }
 
-// The same build without its worker script, beside the runner (where the provenance lookup finds its
-// package.json): it formats on the main thread.
-const cache = join(runner, 'node_modules', '.cache');
-mkdirSync(cache, { recursive: true });
-const inline = mkdtempSync(join(cache, 'ftw-inline-cli-'));
-cpSync(join(runner, 'dist'), inline, { recursive: true });
-rmSync(join(inline, 'run-formatter-worker.js'));
-
-/** One run of a CLI: its wall time and the trainingMs it wrote. */
-function run(cliFile) {
+const rounds = [];
+const startups = [];
+for (let round = 0; round < ROUNDS; round++) {
+  startups.push(timed(['-e', '0']));
   const out = mkdtempSync(join(tmpdir(), 'ftw-train-process-'));
   try {
-    const wall = timed([cliFile, ...ARGS, '--out', out]);
+    const wall = timed([cli, ...ARGS, '--out', out]);
     const timing = JSON.parse(readFileSync(join(out, 'train', 'timing.json'), 'utf8'));
     if (!(typeof timing.trainingMs === 'number' && timing.trainingMs > 0)) {
       throw new Error(`timing.json has no trainingMs: ${JSON.stringify(timing)}`);
     }
-    return { wall, training: timing.trainingMs };
+    rounds.push({ wall, training: timing.trainingMs, ratio: wall / timing.trainingMs });
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
-}
-
-const rounds = [];
-const startups = [];
-try {
-  for (let round = 0; round < ROUNDS; round++) {
-    startups.push(timed(['-e', '0']));
-    const thread = run(cli);
-    const main = run(join(inline, 'cli.js'));
-    rounds.push({ thread, main, ratio: thread.wall / main.training });
-  }
-} finally {
-  rmSync(inline, { recursive: true, force: true });
 }
 
 const ratios = rounds.map((r) => r.ratio);
 const ratio = median(ratios);
 const met = ratio <= GOAL;
 const ms = (v) => `${v.toFixed(0)} ms`;
-const figures = (pick) => {
-  const values = rounds.map(pick);
-  return `median ${ms(median(values))} (${ms(Math.min(...values))}–${ms(Math.max(...values))})`;
-};
-console.log(`ftw ${ARGS.join(' ')} (${ROUNDS} rounds, each run in a fresh folder)`);
-console.log(
-  `  as built (formatting thread): wall ${figures((r) => r.thread.wall)}, trainingMs ${figures((r) => r.thread.training)}`,
-);
-console.log(
-  `  without the thread:           wall ${figures((r) => r.main.wall)}, trainingMs ${figures((r) => r.main.training)}`,
-);
+console.log(`ftw ${ARGS.join(' ')} (${ROUNDS} rounds, each in a fresh folder)`);
+console.log(`  process wall time  median ${ms(median(rounds.map((r) => r.wall)))}`);
+console.log(`  training (trainingMs of timing.json)  median ${ms(median(rounds.map((r) => r.training)))}`);
 console.log(`  node start-up (node -e 0, floor)  median ${ms(median(startups))}`);
 console.log(
-  `  own ratios, wall / trainingMs: as built ${median(rounds.map((r) => r.thread.wall / r.thread.training)).toFixed(2)}×, ` +
-    `without the thread ${median(rounds.map((r) => r.main.wall / r.main.training)).toFixed(2)}×`,
-);
-console.log(
-  `  process (as built) / training (without the thread): ${ratio.toFixed(2)}× (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×)  goal ≤ ${GOAL}×: ${met ? 'met' : 'NOT MET'}`,
+  `  process / training: ${ratio.toFixed(2)}× (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×)  goal ≤ ${GOAL}×: ${met ? 'met' : 'NOT MET'}`,
 );
 if (!met) {
   console.log('1 goal missed');

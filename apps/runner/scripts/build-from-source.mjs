@@ -35,8 +35,7 @@ const packageDependencies = {
 
 /**
  * @param {{ entry?: string, name?: string }} [options] - entry file relative to the runner (default the
- *   CLI, built with the worker thread it starts, `run-formatter-worker.js`, beside it) and output name
- *   without extension (default `cli`)
+ *   CLI) and output name without extension (default `cli`)
  * @returns {Promise<{ file: string, remove: () => void }>} the built module and how to delete it
  */
 export async function buildFromSource(options = {}) {
@@ -46,12 +45,8 @@ export async function buildFromSource(options = {}) {
   // the runner's package.json by walking up, as from dist/.
   const outDir = mkdtempSync(join(cache, 'ftw-build-'));
   const name = options.name ?? 'cli';
-  const entry = { [name]: join(runner, options.entry ?? 'src/cli.ts') };
-  if (options.entry === undefined) {
-    entry['run-formatter-worker'] = join(runner, 'src/run/run-formatter-worker.ts');
-  }
   await build({
-    entry,
+    entry: { [name]: join(runner, options.entry ?? 'src/cli.ts') },
     outDir,
     format: ['esm'],
     platform: 'node',

@@ -16,14 +16,12 @@ import { describeValue } from './describe-value.js';
  * ```
  */
 export function checkInteger(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
+  // The message is built only for a value that fails (a bandit's step checks its action every call).
   const expected =
     max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer in [${min}, ${max}]`;
-  if (typeof value !== 'number')
-    throw new TypeError(`${name} must be ${expected}, got ${describeValue(value)}`);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${name} must be ${expected}, got ${describeValue(value)}`);
-  }
-  return value;
+  const message = `${name} must be ${expected}, got ${describeValue(value)}`;
+  throw typeof value === 'number' ? new RangeError(message) : new TypeError(message);
 }
 
 /**

@@ -25,14 +25,14 @@ export function reproduceCommand(): Command {
   command.action(async () => {
     const output = readOutputOptions(command);
     const config = REPRODUCE_CONFIG;
-    await executeRun(output, 'reproduce', async (run) => {
+    await executeRun(output, 'reproduce', async () => {
       const progress = createProgress({
         label: 'reproduce',
         total: config.iterations * config.seeds.length,
         quiet: output.quiet || output.json,
       });
       const started = performance.now();
-      const outcome = await runTraining(config, progress, run);
+      const outcome = await runTraining(config, progress);
       const computeMs = performance.now() - started;
       progress.stop();
       const s = outcome.summary;

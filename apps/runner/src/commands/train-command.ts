@@ -65,13 +65,13 @@ export function trainCommand(): Command {
       });
       return;
     }
-    await executeRun(output, 'train', async (run) => {
+    await executeRun(output, 'train', async () => {
       const progress = createProgress({
         label: 'train',
         total: config.iterations * config.seeds.length,
         quiet: output.quiet || output.json,
       });
-      const outcome = await runTraining(config, progress, run);
+      const outcome = await runTraining(config, progress);
       progress.stop();
       const summary = { command: 'train', ...outcome.summary };
       const intro = `A training run of \`ftw train\` (${config.seeds.length} seeds).`;

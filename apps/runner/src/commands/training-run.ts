@@ -4,7 +4,7 @@ import { formatInterval } from '../report/format-interval.js';
 import { learningCurveChart } from '../report/learning-curve-chart.js';
 import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
-import type { MetricsStream, RunArtifacts } from '../run/write-run.js';
+import type { RunArtifacts } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
@@ -36,30 +36,22 @@ export interface TrainingOutcome {
  *
  * @param config - the resolved configuration
  * @param progress - advanced by one per iteration
- * @param run - given each seed's metric rows as soon as the seed is trained (outside `trainingMs`), so
- *   that they are formatted while the next seeds train
  * @returns per-seed results and their summary
  * @example
  * ```ts
  * (await runTraining(REPRODUCE_CONFIG)).summary.finalOptimalProbability.mean; // 0.9684…
  * ```
  */
-export async function runTraining(
-  config: TrainConfig,
-  progress?: Progress,
-  run?: MetricsStream,
-): Promise<TrainingOutcome> {
+export async function runTraining(config: TrainConfig, progress?: Progress): Promise<TrainingOutcome> {
   const results: SeedResult[] = [];
   let trainingMs = 0;
   let lastYield = performance.now();
-  run?.expectSeeds(config.seeds.length);
   for (const [i, seed] of config.seeds.entries()) {
     const detail = `seed ${seed} (${i + 1}/${config.seeds.length})`;
     const start = performance.now();
     const result = trainSeed(config, seed, () => progress?.tick(1, detail));
     trainingMs += performance.now() - start;
     results.push(result);
-    run?.addMetrics(result.metrics);
     if (performance.now() - lastYield >= YIELD_INTERVAL_MS) {
       await yieldToEventLoop();
       lastYield = performance.now();
@@ -221,8 +213,7 @@ async function trainingCharts(outcome: TrainingOutcome): Promise<Record<string, 
 
 /**
  * Builds the files of a training run: `summary.json`, per-iteration metrics, the report and its charts
- * (optimal-action probability per seed and mean; elite and rollout returns; KL between successive policies;
- * made when the run's writer asks for them, while it formats `report.html` on its own thread).
+ * (optimal-action probability per seed and mean; elite and rollout returns; KL between successive policies).
  *
  * @param command - `train` or `reproduce` (titles)
  * @param outcome - the trained seeds
@@ -266,7 +257,7 @@ export async function trainingArtifacts(
     metrics: outcome.results.flatMap((r) => r.metrics),
     summary,
     report,
-    files: () => trainingCharts(outcome),
+    files: await trainingCharts(outcome),
     trainingMs: outcome.trainingMs,
   };
 }

@@ -1,17 +1,7 @@
 const BOUNDARY = '},{';
 
-/**
- * True for an object that JSON.stringify writes as `{…}` with its own enumerable keys: a plain object
- * (prototype `Object.prototype` or null) without `toJSON`.
- *
- * @param row - any value
- * @returns whether it is such an object
- * @example
- * ```ts
- * [isPlainObject({ a: 1 }), isPlainObject(new Date(0)), isPlainObject([1])]; // [true, false, false]
- * ```
- */
-export function isPlainObject(row: unknown): row is Readonly<Record<string, unknown>> {
+/** True for an object that JSON.stringify writes as `{…}`: a plain object without `toJSON`. */
+function isPlainObject(row: unknown): boolean {
   if (typeof row !== 'object' || row === null) return false;
   const prototype = Object.getPrototypeOf(row);
   return (prototype === Object.prototype || prototype === null) && !('toJSON' in row);

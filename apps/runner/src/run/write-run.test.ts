@@ -56,45 +56,4 @@ describe('openRun', () => {
     );
     expect(readdirSync(dir)).toEqual([]);
   });
-
-  it("writes rows handed over while computing, then the rest of the artifacts' rows, once each", async () => {
-    const run = openRun(output(root()), 'occupancy');
-    run.addMetrics(artifacts.metrics.slice(0, 1));
-    const path = await run.finish(artifacts);
-    expect(readFileSync(join(path, 'metrics.ndjson'), 'utf8')).toBe(
-      artifacts.metrics.map((row) => `${JSON.stringify(row)}\n`).join(''),
-    );
-  });
-
-  it('refuses artifacts whose rows do not start with the rows handed over, and removes the folder', async () => {
-    const dir = root();
-    const run = openRun(output(dir), 'occupancy');
-    run.addMetrics([{ ...artifacts.metrics[0]! }]);
-    await expect(run.finish(artifacts)).rejects.toThrow(
-      /must start with the 1 rows handed to addMetrics; row 0 differs/,
-    );
-    expect(readdirSync(dir)).toEqual([]);
-    const short = openRun(output(dir), 'occupancy');
-    short.addMetrics(artifacts.metrics);
-    await expect(short.finish({ ...artifacts, metrics: artifacts.metrics.slice(0, 1) })).rejects.toThrow(
-      /hold 1 rows, fewer than the 2 handed to addMetrics/,
-    );
-  });
-
-  it('refuses a number of seeds that is not a count', () => {
-    const run = openRun(output(root()), 'occupancy');
-    expect(() => run.expectSeeds(0)).toThrow(new RangeError('seeds must be an integer >= 1, got 0'));
-    run.discard();
-  });
-
-  it('makes the files given as a function, once, and writes them', async () => {
-    let calls = 0;
-    const files = async () => {
-      calls++;
-      return { 'chart.svg': '<svg/>' };
-    };
-    const path = await openRun(output(root()), 'occupancy').finish({ ...artifacts, files });
-    expect(calls).toBe(1);
-    expect(readFileSync(join(path, 'chart.svg'), 'utf8')).toBe('<svg/>');
-  });
 });

@@ -1,29 +1,24 @@
 import { basename } from 'node:path';
 import type { OutputOptions } from '../cli/output-options.js';
 import { VIEWABLE_COMMANDS } from '../view/read-run-folder.js';
+import { reportPage } from '../view/report-page.js';
+import type { RunData } from '../view/run-data.js';
+import { ndjson } from './ndjson.js';
 import { provenance } from './provenance.js';
 import { RunDirectory } from './run-directory.js';
-import { type RunFormatting, startRunFormatting } from './run-formatting.js';
 
 /** What a command produces; {@link writeRun} lays it out in `runs/<name>/`. */
 export interface RunArtifacts {
   /** The fully resolved configuration (seeds included); provenance is added under `provenance`. */
   readonly config: Readonly<Record<string, unknown>>;
-  /**
-   * One JSON object per line of `metrics.ndjson`: every row, those already handed to
-   * {@link MetricsStream.addMetrics} first (the same objects, in the same order).
-   */
+  /** One JSON object per line of `metrics.ndjson`. */
   readonly metrics: readonly object[];
   /** `summary.json`: deterministic, no timestamps. */
   readonly summary: unknown;
   /** `report.md`, which embeds the SVG files by relative link. */
   readonly report: string;
-  /**
-   * More files (SVG charts, CSV tables) by relative path; or a function that makes them, which
-   * {@link OpenRun.finish} calls once `report.html` is being formatted on its own thread, so that the two
-   * are computed at the same time.
-   */
-  readonly files: Readonly<Record<string, string>> | (() => Promise<Readonly<Record<string, string>>>);
+  /** More files (SVG charts, CSV tables) by relative path. */
+  readonly files: Readonly<Record<string, string>>;
   /**
    * Milliseconds spent training (the seeds' training loops, nothing else), written to `timing.json` as
    * `trainingMs` so that the process time can be compared with it (`bench/train-process.mjs`). Commands
@@ -32,48 +27,12 @@ export interface RunArtifacts {
   readonly trainingMs?: number;
 }
 
-/** Where a command hands its metric rows over while it computes. */
-export interface MetricsStream {
-  /**
-   * Hands over the next rows of `metrics.ndjson` (one seed's, say): they are formatted on the run's
-   * formatting thread while the command goes on. The command must still list every row in
-   * {@link RunArtifacts.metrics}, these first.
-   */
-  addMetrics(rows: readonly object[]): void;
-  /**
-   * Says, before any row is handed over, that the rows will come from `seeds` seeds of one configuration
-   * (one curve each on the page's charts), so that each seed's curves are thinned as soon as its rows are in.
-   */
-  expectSeeds(seeds: number): void;
-}
-
 /** A run in progress: its folder is open until the command's result is written. */
-export interface OpenRun extends MetricsStream {
+export interface OpenRun {
   /** Writes the artifacts and renames the folder into place; resolves to the final path. */
   finish(artifacts: RunArtifacts): Promise<string>;
-  /** Removes the temporary folder (a failed or interrupted run) and stops the formatting thread. */
+  /** Removes the temporary folder (a failed or interrupted run). */
   discard(): void;
-}
-
-/**
- * Checks that the rows handed over while computing are the first rows of the artifacts (the same objects).
- *
- * @returns the rows still to hand over
- * @throws Error when they are not (a command's mistake: the file would not hold what the command says)
- */
-function remainingRows(streamed: readonly object[], metrics: readonly object[]): readonly object[] {
-  if (metrics.length < streamed.length) {
-    throw new Error(
-      `the artifacts' metrics hold ${metrics.length} rows, fewer than the ${streamed.length} handed to addMetrics`,
-    );
-  }
-  const mismatch = streamed.findIndex((row, i) => metrics[i] !== row);
-  if (mismatch !== -1) {
-    throw new Error(
-      `the artifacts' metrics must start with the ${streamed.length} rows handed to addMetrics; row ${mismatch} differs`,
-    );
-  }
-  return metrics.slice(streamed.length);
 }
 
 /** Serialises with two-space indentation and a final newline; non-finite numbers become null. */
@@ -104,11 +63,6 @@ function json(value: unknown): string {
 export function openRun(output: OutputOptions, command: string): OpenRun {
   const dir = RunDirectory.open(output.out, output.name);
   const started = new Date();
-  // Started by the first rows handed over while computing (a worker thread, which formats them while the
-  // command goes on); a command that hands none over has its files formatted here when it finishes.
-  let streaming: RunFormatting | undefined;
-  let seedCurves: number | undefined;
-  const streamed: object[] = [];
   // Git runs in the background while the command computes; a failed run ignores its answer.
   const origin = provenance();
   // Marked as handled: a run that fails before finishing never reads it.
@@ -124,42 +78,23 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
     process.off('SIGTERM', onSignal);
   };
   return {
-    expectSeeds(seeds) {
-      if (!(Number.isInteger(seeds) && seeds >= 1)) {
-        throw new RangeError(`seeds must be an integer >= 1, got ${seeds}`);
-      }
-      seedCurves = seeds;
-    },
-    addMetrics(rows) {
-      streaming ??= startRunFormatting(seedCurves === undefined ? {} : { seedCurves });
-      streaming.add(rows);
-      for (const row of rows) streamed.push(row);
-    },
     async finish(artifacts) {
-      // Files are written by the thread pool while the rest is computed; metrics.ndjson and report.html
-      // are formatted on the formatting thread while the command's own files are made here.
+      // Files are written by the thread pool while the rest is computed (the metrics while the page is).
       const pending: Promise<void>[] = [];
-      const formatting = streaming ?? startRunFormatting({ script: null });
       try {
-        formatting.add(remainingRows(streamed, artifacts.metrics));
+        pending.push(dir.writeInBackground('metrics.ndjson', ndjson(artifacts.metrics)));
         const config = { command, ...artifacts.config, provenance: await origin };
-        const viewable = (VIEWABLE_COMMANDS as readonly string[]).includes(command);
-        const formatted = formatting.finish(
-          viewable ? { name: basename(dir.path), config, summary: artifacts.summary } : null,
-        );
-        // Awaited below; marked as handled so that a failure here does not leave it unobserved.
-        formatted.catch(() => undefined);
-        const write = (file: string, content: string | Uint8Array): void => {
+        const write = (file: string, content: string): void => {
           pending.push(dir.writeInBackground(file, content));
         };
         write('config.json', json(config));
         write('summary.json', json(artifacts.summary));
         write('report.md', artifacts.report);
-        const files = typeof artifacts.files === 'function' ? await artifacts.files() : artifacts.files;
-        for (const [file, content] of Object.entries(files)) write(file, content);
-        const { metrics, page } = await formatted;
-        write('metrics.ndjson', metrics);
-        if (page !== null) write('report.html', page);
+        if ((VIEWABLE_COMMANDS as readonly string[]).includes(command)) {
+          const run = { name: basename(dir.path), config, metrics: artifacts.metrics as RunData['metrics'] };
+          write('report.html', reportPage([{ ...run, summary: artifacts.summary }]));
+        }
+        for (const [file, content] of Object.entries(artifacts.files)) write(file, content);
         await Promise.all(pending);
         const finished = new Date();
         dir.write(
@@ -175,7 +110,6 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
       } catch (error) {
         // No write may still be running when the folder is removed.
         await Promise.allSettled(pending);
-        await formatting.stop();
         dir.discard();
         throw error;
       } finally {
@@ -183,8 +117,6 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
       }
     },
     discard() {
-      // The thread only computes (the files are written here), so the folder can go at once.
-      void streaming?.stop();
       dir.discard();
       detach();
     },
@@ -206,8 +138,7 @@ export interface RunResult {
  *
  * @param output - the output options (folder, name, quiet, json)
  * @param command - the command's name, recorded in config.json
- * @param work - computes the run; it may report progress and hand its metric rows over early (which lets
- *   them be formatted while it goes on), and must not print its result itself
+ * @param work - computes the run; it may report progress, and must not print its result itself
  * @returns the final path of the run
  * @example
  * ```ts
@@ -217,13 +148,13 @@ export interface RunResult {
 export async function executeRun(
   output: OutputOptions,
   command: string,
-  work: (run: MetricsStream) => Promise<RunResult>,
+  work: () => Promise<RunResult>,
 ): Promise<string> {
   const run = openRun(output, command);
   let result: RunResult;
   let path: string;
   try {
-    result = await work(run);
+    result = await work();
     path = await run.finish(result.artifacts);
   } catch (error) {
     run.discard();

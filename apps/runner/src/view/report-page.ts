@@ -1,7 +1,7 @@
 import { pageAssets } from './page-assets.js';
 import { renderPage } from './render-page.js';
 import type { RunData } from './run-data.js';
-import { type RunRowCollector, viewModel } from './view-model.js';
+import { viewModel } from './view-model.js';
 
 /**
  * The `report.html` of runs: their learning curves, summary tables, configuration differences and the live
@@ -9,8 +9,6 @@ import { type RunRowCollector, viewModel } from './view-model.js';
  * given; `train`, `compare` and `reproduce` write it for their own run beside `report.md`.
  *
  * @param runs - the runs to lay side by side (at least one)
- * @param collectors - for each run, its rows already collected as they were made, if they were (see
- *   {@link RunRowCollector})
  * @returns the HTML text
  * @throws Error when the runner's page script is not built (see {@link pageAssets})
  * @example
@@ -18,9 +16,6 @@ import { type RunRowCollector, viewModel } from './view-model.js';
  * writeFileSync('report.html', reportPage([await readRunFolder('runs/reproduce')]));
  * ```
  */
-export function reportPage(
-  runs: readonly RunData[],
-  collectors: readonly (RunRowCollector | undefined)[] = [],
-): string {
-  return renderPage(viewModel(runs, collectors), pageAssets());
+export function reportPage(runs: readonly RunData[]): string {
+  return renderPage(viewModel(runs), pageAssets());
 }

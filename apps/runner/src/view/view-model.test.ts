@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { meanInterval } from '../stats/mean-interval.js';
 import type { RunData } from './run-data.js';
-import { RunRowCollector, viewModel } from './view-model.js';
+import { viewModel } from './view-model.js';
 
 const bernoulli = { kind: 'bernoulli', probs: [0.2, 0.8] };
 const gaussian = { kind: 'gaussian', means: [1, 0.3], sds: [0.2, 0.2] };
@@ -281,56 +281,5 @@ describe('viewModel', () => {
     ]);
     const curve = model.environments[0]!.charts[0]!.curves.find((c) => c.s === 0)!;
     expect(curve.y).toEqual(values.map((v) => Number(v.toPrecision(5))));
-  });
-
-  // The page of a run being trained is grouped batch by batch (RunRowCollector): whatever the batches, the
-  // model must be the one made from the whole run, also when a later batch shows that a string field the
-  // first batches held constant labels rows (it varies within a seed), or brings a field never seen before.
-  // With the number of seed curves said in advance each seed is thinned when its rows are in; a wrong
-  // number (2 per chart here with labels, 4 without) must only cost the thinning again.
-  test.prop([
-    fc.constantFrom('constant', 'varies later', 'appears later', 'none'),
-    fc.array(fc.integer({ min: 0, max: 160 }), { maxLength: 5 }),
-    fc.constantFrom(undefined, 1, 2, 4, 1500),
-  ])('gives the same model batch by batch as from the whole run', (labels, cuts, seedCurves) => {
-    const metrics = ['a', 'b'].flatMap((method, m) =>
-      [0, 1].flatMap((seed) =>
-        // 40 points: more than twice 15 buckets (the fewest a seed gets), so the bucket count matters.
-        Array.from({ length: 40 }, (_, i) => {
-          const t = i + 1;
-          const row: Record<string, unknown> = {
-            seed,
-            iteration: t,
-            samples: 2 * t,
-            reward: 10 * m + t + seed,
-          };
-          if (labels !== 'none') row['method'] = method;
-          if (labels === 'varies later' && m === 1 && seed === 1) row['level'] = `level-${t}`;
-          else if (labels === 'varies later') row['level'] = 'one';
-          if (labels === 'appears later' && m === 1) row['scenario'] = 'late';
-          return row;
-        }),
-      ),
-    );
-    const run: RunData = {
-      name: 'c',
-      config: { command: 'compare', environment: bernoulli },
-      metrics,
-      summary: {},
-    };
-    const collector = new RunRowCollector(seedCurves === undefined ? {} : { seedCurves });
-    const bounds = [0, ...[...cuts].sort((x, y) => x - y), metrics.length];
-    for (let i = 1; i < bounds.length; i++) collector.add(metrics.slice(bounds[i - 1], bounds[i]));
-    const whole = viewModel([run]);
-    expect(viewModel([run], [collector])).toEqual(whole);
-    expect(whole.groups.map((g) => g.method)).toEqual(labels === 'none' ? ['compare'] : ['a', 'b']);
-  });
-
-  it('refuses a number of seed curves that is not a count', () => {
-    for (const seedCurves of [0, -1, 1.5, Number.NaN]) {
-      expect(() => new RunRowCollector({ seedCurves })).toThrow(
-        new RangeError(`seedCurves must be an integer >= 1, got ${seedCurves}`),
-      );
-    }
   });
 });

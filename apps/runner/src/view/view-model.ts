@@ -145,39 +145,6 @@ interface SeedSeries {
   readonly seed: number;
   readonly x: number[];
   readonly values: Map<string, number[]>;
-  /** Thinned curves already made, by metric (see {@link seedCurve}). */
-  readonly thinned: Map<string, ThinnedCurve>;
-}
-
-/** A seed's curve of one metric as drawn: thinned to some buckets, values rounded; null when it is empty. */
-interface ThinnedCurve {
-  readonly buckets: number;
-  /** The series' length when it was made: a series that grew since is thinned anew. */
-  readonly length: number;
-  readonly curve: { readonly x: number[]; readonly y: number[] } | null;
-}
-
-/** Buckets of each seed's curve in a chart of `seedCurves` seed curves (see {@link SEED_POINTS_PER_CHART}). */
-function seedBuckets(seedCurves: number): number {
-  return Math.max(
-    SEED_BUCKETS.min,
-    Math.min(SEED_BUCKETS.max, Math.floor(SEED_POINTS_PER_CHART / (2 * seedCurves))),
-  );
-}
-
-/**
- * A seed's curve of one metric as drawn: its minima and maxima over `buckets` buckets (see
- * {@link minMaxBuckets}), values rounded; made once per series, metric and bucket count.
- */
-function seedCurve(series: SeedSeries, metric: string, buckets: number): ThinnedCurve['curve'] {
-  const made = series.thinned.get(metric);
-  if (made !== undefined && made.buckets === buckets && made.length === series.x.length) return made.curve;
-  const values = column(series, metric);
-  const keep = minMaxBuckets(values, buckets);
-  const curve =
-    keep.length === 0 ? null : { x: keep.map((i) => series.x[i]!), y: keep.map((i) => round(values[i]!)) };
-  series.thinned.set(metric, { buckets, length: series.x.length, curve });
-  return curve;
 }
 
 interface Group {
@@ -302,10 +269,29 @@ class RowColumns {
   }
 }
 
-/** Where the rows of one group go: its string fields and its seeds' series. */
-interface CollectedGroup {
-  readonly strings: Readonly<Record<string, string>>;
-  readonly seeds: Map<number, SeedSeries>;
+/**
+ * The string fields of a run's rows that name configurations (a compare run's scenario and method): those
+ * that never change from one iteration of a seed to the next. A field that does (a level name per episode,
+ * say) labels rows, not configurations, and would split every curve apart, so it is left out.
+ */
+function groupingFields(run: RunData): string[] {
+  const fields = new Set<string>();
+  const varying = new Set<string>();
+  let previous: Readonly<Record<string, unknown>> | undefined;
+  for (const row of run.metrics) {
+    const next =
+      previous !== undefined &&
+      row['seed'] === previous['seed'] &&
+      row['iteration'] === (previous['iteration'] as number) + 1;
+    for (const k in row) {
+      const v = row[k];
+      if (typeof v !== 'string') continue;
+      fields.add(k);
+      if (next && previous![k] !== v) varying.add(k);
+    }
+    previous = row;
+  }
+  return [...fields].filter((k) => !varying.has(k)).sort();
 }
 
 /** True when two rows have the same values in the grouping fields. */
@@ -319,169 +305,64 @@ function sameStrings(
 }
 
 /**
- * Splits one run's metric rows into groups (by their string fields: scenario, method) and seeds, batch by
- * batch as they arrive (`ftw train` hands each seed's rows to the thread that formats the run while the
- * next seeds train), in one pass: the group and the seed's series are looked up again only when a row's
- * strings or seed differ from the previous row's (rows come seed by seed).
- *
- * The grouping fields are the string fields that never change from one iteration of a seed to the next (a
- * compare run's scenario and method); a field that does (a level name per episode, say) labels rows, not
- * configurations, and would split every curve apart, so it is left out. Which fields those are is known
- * for certain only once every row is in: the rows are grouped by the fields that qualify in the first
- * batch, and {@link RunRowCollector.groups} groups them again, from the run's rows, if the whole run says
- * otherwise (a field first seen, or first varying, in a later batch).
- *
- * @example
- * ```ts
- * const collector = new RunRowCollector();
- * for (const rows of seedRows) collector.add(rows); // as each seed is trained
- * viewModel([run], [collector]); // the same model as viewModel([run])
- * ```
+ * Splits each run's metric rows into groups (by their string fields: scenario, method) and seeds, in one
+ * pass: the group and the seed's series are looked up again only when a row's strings or seed differ from
+ * the previous row's (rows come seed by seed).
  */
-export class RunRowCollector {
-  /** String fields met, and those that change between consecutive iterations of a seed. */
-  readonly #fields = new Set<string>();
-  readonly #varying = new Set<string>();
-  #lastRow: Readonly<Record<string, unknown>> | undefined;
-  /** The grouping fields the rows were grouped by; given, or taken from the first batch. */
-  #keys: readonly string[] | undefined;
-  readonly #given: boolean;
-  readonly #metricKeys = new Set<string>();
-  readonly #dotted = new Map<string, Map<string, string>>();
-  readonly #byKey = new Map<string, CollectedGroup>();
-  readonly #groups: CollectedGroup[] = [];
-  readonly #columnsOf = new Map<SeedSeries, RowColumns>();
-  #group: CollectedGroup | undefined;
-  #series: SeedSeries | undefined;
-  #columns: RowColumns | undefined;
-
-  /** Buckets of each seed's curve when every chart is known to hold a given number of seed curves. */
-  readonly #buckets: number | undefined;
-
-  /**
-   * @param options - `keys`: the grouping fields, when known (otherwise found from the rows);
-   *   `seedCurves`: how many seed curves each chart will hold, when known in advance (a `train` run's seeds),
-   *   so that each seed's curves are thinned as soon as its rows are in rather than when the page is made
-   */
-  constructor(options: { readonly keys?: readonly string[]; readonly seedCurves?: number } = {}) {
-    this.#keys = options.keys;
-    this.#given = options.keys !== undefined;
-    const { seedCurves } = options;
-    if (seedCurves !== undefined && !(Number.isInteger(seedCurves) && seedCurves >= 1)) {
-      throw new RangeError(`seedCurves must be an integer >= 1, got ${seedCurves}`);
-    }
-    this.#buckets = seedCurves === undefined ? undefined : seedBuckets(seedCurves);
-  }
-
-  /**
-   * Adds the run's next rows.
-   *
-   * @param rows - the next rows, in the run's order
-   * @returns this collector
-   */
-  add(rows: readonly Readonly<Record<string, unknown>>[]): this {
-    if (!this.#given) this.#scanStrings(rows);
-    this.#keys ??= this.#groupingFields();
-    const keys = this.#keys;
-    let previous = this.#lastRow;
-    for (const row of rows) {
-      if (this.#group === undefined || !sameStrings(row, previous!, keys)) {
+function collectGroups(runs: readonly RunData[], metricKeys: Set<string>): Group[] {
+  const groups: Group[] = [];
+  const dotted = new Map<string, Map<string, string>>();
+  for (const run of runs) {
+    const keys = groupingFields(run);
+    const byKey = new Map<string, Group>();
+    const columnsOf = new Map<SeedSeries, RowColumns>();
+    let previous: Readonly<Record<string, unknown>> | undefined;
+    let group: Group | undefined;
+    let series: SeedSeries | undefined;
+    let columns: RowColumns | undefined;
+    for (const row of run.metrics) {
+      if (group === undefined || !sameStrings(row, previous!, keys)) {
         const strings: Record<string, string> = {};
         for (const k of keys) if (typeof row[k] === 'string') strings[k] = row[k];
         const key = canonical(strings);
-        let group = this.#byKey.get(key);
+        group = byKey.get(key);
         if (group === undefined) {
-          group = { strings, seeds: new Map() };
-          this.#byKey.set(key, group);
-          this.#groups.push(group);
+          const config = groupConfig(run, strings);
+          const environment = config['environment'];
+          group = {
+            run,
+            strings,
+            config,
+            method:
+              strings['method'] ??
+              (typeof config['method'] === 'string' ? config['method'] : String(run.config['command'])),
+            environmentKey: canonical(environment ?? null),
+            environmentLabel: environmentLabel(environment),
+            seeds: new Map(),
+          };
+          byKey.set(key, group);
+          groups.push(group);
         }
-        this.#group = group;
-        this.#leave(this.#series);
-        this.#series = undefined;
+        series = undefined;
       }
       previous = row;
       const seed = row['seed'] as number;
-      let series = this.#series;
       if (series === undefined || series.seed !== seed) {
-        this.#leave(series);
-        series = this.#group.seeds.get(seed);
+        series = group.seeds.get(seed);
         if (series === undefined) {
-          series = { seed, x: [], values: new Map(), thinned: new Map() };
-          this.#group.seeds.set(seed, series);
+          series = { seed, x: [], values: new Map() };
+          group.seeds.set(seed, series);
         }
-        this.#series = series;
-        let columns = this.#columnsOf.get(series);
-        if (columns === undefined) {
-          columns = new RowColumns(series, this.#metricKeys, this.#dotted);
-          this.#columnsOf.set(series, columns);
-        }
-        this.#columns = columns;
+        columns = columnsOf.get(series);
+        if (columns === undefined)
+          columnsOf.set(series, (columns = new RowColumns(series, metricKeys, dotted)));
       }
       const t = series.x.length;
       series.x.push(row['samples'] as number);
-      this.#columns!.add(row, t);
-    }
-    this.#lastRow = previous;
-    return this;
-  }
-
-  /** A series whose rows are (for now) all in: its curves are thinned now if the bucket count is known. */
-  #leave(series: SeedSeries | undefined): void {
-    if (series === undefined || this.#buckets === undefined) return;
-    for (const metric of series.values.keys()) seedCurve(series, metric, this.#buckets);
-  }
-
-  /** Notes the string fields of the rows, and those that change from one iteration of a seed to the next. */
-  #scanStrings(rows: readonly Readonly<Record<string, unknown>>[]): void {
-    let previous = this.#lastRow;
-    for (const row of rows) {
-      const next =
-        previous !== undefined &&
-        row['seed'] === previous['seed'] &&
-        row['iteration'] === (previous['iteration'] as number) + 1;
-      for (const k in row) {
-        const v = row[k];
-        if (typeof v !== 'string') continue;
-        this.#fields.add(k);
-        if (next && previous![k] !== v) this.#varying.add(k);
-      }
-      previous = row;
+      columns!.add(row, t);
     }
   }
-
-  #groupingFields(): string[] {
-    return [...this.#fields].filter((k) => !this.#varying.has(k)).sort();
-  }
-
-  /**
-   * The run's groups, once every row is in.
-   *
-   * @param run - the run whose rows were added (read again only when they must be grouped anew)
-   * @param metricKeys - receives every metric met
-   * @returns the groups, in the order their first rows came
-   */
-  groups(run: RunData, metricKeys: Set<string>): Group[] {
-    const keys = this.#groupingFields();
-    if (!this.#given && (this.#keys ?? []).join('\u0000') !== keys.join('\u0000')) {
-      return new RunRowCollector({ keys }).add(run.metrics).groups(run, metricKeys);
-    }
-    for (const k of this.#metricKeys) metricKeys.add(k);
-    return this.#groups.map(({ strings, seeds }) => {
-      const config = groupConfig(run, strings);
-      const environment = config['environment'];
-      return {
-        run,
-        strings,
-        config,
-        method:
-          strings['method'] ??
-          (typeof config['method'] === 'string' ? config['method'] : String(run.config['command'])),
-        environmentKey: canonical(environment ?? null),
-        environmentLabel: environmentLabel(environment),
-        seeds,
-      };
-    });
-  }
+  return groups;
 }
 
 /** A metric's values at each of the seed's points (NaN where absent); the stored column itself when whole. */
@@ -633,8 +514,6 @@ function figure1Defaults(groups: readonly Group[]): ViewModel['figure1'] {
  * a light page. Also the summary tables, the configuration keys that differ and what could not be compared.
  *
  * @param runs - the runs, already read and checked (see `readRunFolder`)
- * @param collectors - for each run, its rows already collected batch by batch as they were made, if they
- *   were (see {@link RunRowCollector}); the others are collected here
  * @returns the page's model (plain JSON)
  * @example
  * ```ts
@@ -642,14 +521,9 @@ function figure1Defaults(groups: readonly Group[]): ViewModel['figure1'] {
  * model.environments[0].charts.map((c) => c.metric); // ['optimalProbability', 'reward', 'regret', …]
  * ```
  */
-export function viewModel(
-  runs: readonly RunData[],
-  collectors: readonly (RunRowCollector | undefined)[] = [],
-): ViewModel {
+export function viewModel(runs: readonly RunData[]): ViewModel {
   const metricKeys = new Set<string>();
-  const groups = runs.flatMap((run, i) =>
-    (collectors[i] ?? new RunRowCollector().add(run.metrics)).groups(run, metricKeys),
-  );
+  const groups = collectGroups(runs, metricKeys);
   const notes = new Set<string>();
   const labels = groups.map((g) => {
     const parts = [g.run.name];
@@ -673,13 +547,20 @@ export function viewModel(
         seedLists[g]!.some((s) => (s.values.get(metric) ?? []).some(Number.isFinite)),
       );
       if (withMetric.length === 0) continue;
-      const buckets = seedBuckets(withMetric.reduce((n, [g]) => n + g.seeds.size, 0));
+      const seedCurves = withMetric.reduce((n, [g]) => n + g.seeds.size, 0);
+      const buckets = Math.max(
+        SEED_BUCKETS.min,
+        Math.min(SEED_BUCKETS.max, Math.floor(SEED_POINTS_PER_CHART / (2 * seedCurves))),
+      );
       const curves: CurveData[] = [];
       for (const [, g] of withMetric) {
         const seeds = seedLists[g]!;
         for (const s of seeds) {
-          const curve = seedCurve(s, metric, buckets);
-          if (curve !== null) curves.push({ g, s: s.seed, ...curve });
+          const values = column(s, metric);
+          const keep = minMaxBuckets(values, buckets);
+          if (keep.length > 0) {
+            curves.push({ g, s: s.seed, x: keep.map((i) => s.x[i]!), y: keep.map((i) => round(values[i]!)) });
+          }
         }
         const mean = meanCurve(g, seeds, metric, notes, labels[g]!);
         if (mean !== null) curves.push(mean);
