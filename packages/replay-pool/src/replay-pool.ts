@@ -18,6 +18,9 @@ import type { TrajectoryColumns } from './trajectory-columns.js';
 import type { TrajectoryInput } from './trajectory-input.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
+/** 32-bit integers per slot in the pool's slot table (five used; eight keep a slot inside one cache line). */
+const SLOT_STRIDE = 8;
+
 /** `T` with its fields writable: how `staleness` refills the object it is given. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -54,11 +57,12 @@ export class ReplayPool implements Iterable<Trajectory> {
   // the trajectories read through `at` (for FTW, the ones selected) get a record, kept in `#records`.
   /** Views of the buffer holding each slot's columns. */
   #views: (SlabViews | undefined)[] = [];
-  #offsets = new Uint32Array(0);
-  #lengths = new Uint32Array(0);
-  #observationSizes = new Uint32Array(0);
-  #slotMinVersions = new Uint32Array(0);
-  #slotMaxVersions = new Uint32Array(0);
+  /**
+   * Per slot, {@link SLOT_STRIDE} 32-bit integers side by side: byte offset of its block, length,
+   * observation size, min and max version (one cache line holds two slots, so reading a trajectory drawn
+   * anywhere in a large pool costs one miss for all five, not five).
+   */
+  #slotInfo = new Uint32Array(0);
   #metadata: (JsonValue | undefined)[] | undefined;
   // The record of each slot once `at` has built it (a trajectory never asked for has none).
   #records: (Trajectory | undefined)[] = [];
@@ -191,8 +195,8 @@ export class ReplayPool implements Iterable<Trajectory> {
     if (this.#size === capacity) this.#leave(tail);
     this.#store(tail, stored.views, stored.offset, stored.length, stored.observationSize);
     this.#records[tail] = undefined;
-    this.#slotMinVersions[tail] = stored.minVersion;
-    this.#slotMaxVersions[tail] = stored.maxVersion;
+    this.#slotInfo[tail * SLOT_STRIDE + 3] = stored.minVersion;
+    this.#slotInfo[tail * SLOT_STRIDE + 4] = stored.maxVersion;
     if (stored.metadata !== undefined || this.#metadata !== undefined) {
       (this.#metadata ??= new Array<JsonValue | undefined>(capacity).fill(undefined))[tail] = stored.metadata;
     }
@@ -272,11 +276,11 @@ export class ReplayPool implements Iterable<Trajectory> {
     const record = blockTrajectory(
       this.#evicted + position,
       this.#views[slot]!.buffer,
-      this.#offsets[slot]!,
-      this.#lengths[slot]!,
-      this.#observationSizes[slot]!,
-      this.#slotMinVersions[slot]!,
-      this.#slotMaxVersions[slot]!,
+      this.#slotInfo[slot * SLOT_STRIDE]!,
+      this.#slotInfo[slot * SLOT_STRIDE + 1]!,
+      this.#slotInfo[slot * SLOT_STRIDE + 2]!,
+      this.#slotInfo[slot * SLOT_STRIDE + 3]!,
+      this.#slotInfo[slot * SLOT_STRIDE + 4]!,
       this.#returns[slot]!,
       this.#metadata?.[slot],
     );
@@ -286,18 +290,20 @@ export class ReplayPool implements Iterable<Trajectory> {
 
   #store(slot: number, views: SlabViews, offset: number, length: number, observationSize: number): void {
     this.#views[slot] = views;
-    this.#offsets[slot] = offset;
-    this.#lengths[slot] = length;
-    this.#observationSizes[slot] = observationSize;
+    this.#slotInfo[slot * SLOT_STRIDE] = offset;
+    this.#slotInfo[slot * SLOT_STRIDE + 1] = length;
+    this.#slotInfo[slot * SLOT_STRIDE + 2] = observationSize;
   }
 
   /** Σ of the step versions of the trajectory in `slot`. */
   #versionSum(slot: number): number {
-    const length = this.#lengths[slot]!;
-    const min = this.#slotMinVersions[slot]!;
-    if (min === this.#slotMaxVersions[slot]!) return length * min;
+    const length = this.#slotInfo[slot * SLOT_STRIDE + 1]!;
+    const min = this.#slotInfo[slot * SLOT_STRIDE + 3]!;
+    if (min === this.#slotInfo[slot * SLOT_STRIDE + 4]!) return length * min;
     const versions = this.#views[slot]!.uint32;
-    const first = (this.#offsets[slot]! + 8 * length * (1 + this.#observationSizes[slot]!)) / 4 + length;
+    const first =
+      (this.#slotInfo[slot * SLOT_STRIDE]! + 8 * length * (1 + this.#slotInfo[slot * SLOT_STRIDE + 2]!)) / 4 +
+      length;
     let sum = 0;
     for (let i = 0; i < length; i++) sum += versions[first + i]!;
     return sum;
@@ -383,9 +389,9 @@ export class ReplayPool implements Iterable<Trajectory> {
     for (let position = 0; position < size; position++) {
       let slot = this.#head + position;
       if (slot >= this.#capacity) slot -= this.#capacity;
-      const maxVersion = this.#slotMaxVersions[slot]!;
+      const maxVersion = this.#slotInfo[slot * SLOT_STRIDE + 4]!;
       if (maxVersion > newest) newest = maxVersion;
-      if (this.#slotMinVersions[slot]! >= oldest) {
+      if (this.#slotInfo[slot * SLOT_STRIDE + 3]! >= oldest) {
         returns[count] = this.#returns[slot]!;
         positions[count++] = position;
       }
@@ -524,12 +530,12 @@ export class ReplayPool implements Iterable<Trajectory> {
 
   /** Books the trajectory stored in `slot` into the running sums and the selectable set. */
   #enter(slot: number): void {
-    const minVersion = this.#slotMinVersions[slot]!;
-    const maxVersion = this.#slotMaxVersions[slot]!;
+    const minVersion = this.#slotInfo[slot * SLOT_STRIDE + 3]!;
+    const maxVersion = this.#slotInfo[slot * SLOT_STRIDE + 4]!;
     this.#minVersions.add(minVersion);
     this.#maxVersions.add(maxVersion);
     this.#minVersionSum += minVersion;
-    this.#stepCount += this.#lengths[slot]!;
+    this.#stepCount += this.#slotInfo[slot * SLOT_STRIDE + 1]!;
     this.#stepVersionSum += this.#versionSum(slot);
     if (minVersion !== maxVersion) this.#multiVersion++;
     const lag = this.#maxVersionLag;
@@ -545,12 +551,12 @@ export class ReplayPool implements Iterable<Trajectory> {
 
   /** Undoes {@link ReplayPool.#enter} for the trajectory leaving `slot`. */
   #leave(slot: number): void {
-    const minVersion = this.#slotMinVersions[slot]!;
-    const maxVersion = this.#slotMaxVersions[slot]!;
+    const minVersion = this.#slotInfo[slot * SLOT_STRIDE + 3]!;
+    const maxVersion = this.#slotInfo[slot * SLOT_STRIDE + 4]!;
     this.#minVersions.removeOldest();
     this.#maxVersions.removeOldest();
     this.#minVersionSum -= minVersion;
-    this.#stepCount -= this.#lengths[slot]!;
+    this.#stepCount -= this.#slotInfo[slot * SLOT_STRIDE + 1]!;
     this.#stepVersionSum -= this.#versionSum(slot);
     if (minVersion !== maxVersion) this.#multiVersion--;
     if (this.#maxVersionLag === undefined) return;
@@ -585,7 +591,7 @@ export class ReplayPool implements Iterable<Trajectory> {
         let slot = this.#head + position;
         if (slot >= this.#capacity) slot -= this.#capacity;
         this.#denseOf[slot] = -1;
-        if (this.#slotMinVersions[slot]! >= version - lag) this.#addDense(slot);
+        if (this.#slotInfo[slot * SLOT_STRIDE + 3]! >= version - lag) this.#addDense(slot);
       }
       this.#windowVersion = version;
       return;
@@ -723,23 +729,20 @@ export class ReplayPool implements Iterable<Trajectory> {
     const arena = new ColumnArena();
     const views = new Array<SlabViews | undefined>(capacity).fill(undefined);
     // The slot columns share one buffer (allocating a typed array of its own costs about a microsecond
-    // each): the returns mirror (2N doubles) first, 8-aligned, then five columns of N 32-bit integers.
-    const slots = new ArrayBuffer(36 * capacity);
+    // each): the returns mirror (2N doubles) first, 8-aligned, then the slots' integers, interleaved.
+    const slots = new ArrayBuffer((16 + 4 * SLOT_STRIDE) * capacity);
     const returns = new Float64Array(slots, 0, 2 * capacity);
-    const offsets = new Uint32Array(slots, 16 * capacity, capacity);
-    const lengths = new Uint32Array(slots, 20 * capacity, capacity);
-    const observationSizes = new Uint32Array(slots, 24 * capacity, capacity);
-    const minVersions = new Uint32Array(slots, 28 * capacity, capacity);
-    const maxVersions = new Uint32Array(slots, 32 * capacity, capacity);
+    const info = new Uint32Array(slots, 16 * capacity, SLOT_STRIDE * capacity);
     let metadata: (JsonValue | undefined)[] | undefined;
     trajectories.forEach((t, position) => {
       const stored = storeTrajectory(t, arena);
       views[position] = stored.views;
-      offsets[position] = stored.offset;
-      lengths[position] = stored.length;
-      observationSizes[position] = stored.observationSize;
-      minVersions[position] = stored.minVersion;
-      maxVersions[position] = stored.maxVersion;
+      const at = position * SLOT_STRIDE;
+      info[at] = stored.offset;
+      info[at + 1] = stored.length;
+      info[at + 2] = stored.observationSize;
+      info[at + 3] = stored.minVersion;
+      info[at + 4] = stored.maxVersion;
       if (stored.metadata !== undefined) {
         (metadata ??= new Array<JsonValue | undefined>(capacity).fill(undefined))[position] = stored.metadata;
       }
@@ -749,15 +752,11 @@ export class ReplayPool implements Iterable<Trajectory> {
     this.#maxVersionLag = state.maxVersionLag;
     this.#arena = arena;
     this.#views = views;
-    this.#offsets = offsets;
-    this.#lengths = lengths;
-    this.#observationSizes = observationSizes;
-    this.#slotMinVersions = minVersions;
-    this.#slotMaxVersions = maxVersions;
+    this.#slotInfo = info;
     this.#metadata = metadata;
     this.#records = new Array<Trajectory | undefined>(capacity).fill(undefined);
     this.#returns = returns;
-    this.#columns.bind(views, offsets, lengths, observationSizes, returns, minVersions, maxVersions);
+    this.#columns.bind(views, info, returns);
     this.#head = 0;
     this.#size = trajectories.length;
     this.#pushed = state.pushedCount;
@@ -823,37 +822,21 @@ class IndexView implements SelectableIndex {
 class ColumnsView implements TrajectoryColumns {
   slot = 0;
   #views: (SlabViews | undefined)[] = [];
-  #offsets: Uint32Array = new Uint32Array(0);
-  #lengths: Uint32Array = new Uint32Array(0);
-  #observationSizes: Uint32Array = new Uint32Array(0);
+  #info: Uint32Array = new Uint32Array(0);
   #returns: Float64Array = new Float64Array(0);
-  #minVersions: Uint32Array = new Uint32Array(0);
-  #maxVersions: Uint32Array = new Uint32Array(0);
 
-  bind(
-    views: (SlabViews | undefined)[],
-    offsets: Uint32Array,
-    lengths: Uint32Array,
-    observationSizes: Uint32Array,
-    returns: Float64Array,
-    minVersions: Uint32Array,
-    maxVersions: Uint32Array,
-  ): void {
+  bind(views: (SlabViews | undefined)[], info: Uint32Array, returns: Float64Array): void {
     this.#views = views;
-    this.#offsets = offsets;
-    this.#lengths = lengths;
-    this.#observationSizes = observationSizes;
+    this.#info = info;
     this.#returns = returns;
-    this.#minVersions = minVersions;
-    this.#maxVersions = maxVersions;
   }
 
   get length(): number {
-    return this.#lengths[this.slot]!;
+    return this.#info[this.slot * SLOT_STRIDE + 1]!;
   }
 
   get observationSize(): number {
-    return this.#observationSizes[this.slot]!;
+    return this.#info[this.slot * SLOT_STRIDE + 2]!;
   }
 
   get return(): number {
@@ -861,37 +844,39 @@ class ColumnsView implements TrajectoryColumns {
   }
 
   get minVersion(): number {
-    return this.#minVersions[this.slot]!;
+    return this.#info[this.slot * SLOT_STRIDE + 3]!;
   }
 
   get maxVersion(): number {
-    return this.#maxVersions[this.slot]!;
+    return this.#info[this.slot * SLOT_STRIDE + 4]!;
   }
 
   // The block of a trajectory of L steps and d values per observation, from byte `offset`: L log-probs
   // and L·d observation values (float64), then L actions and L versions (32-bit).
   action(t: number): number {
     const slot = this.slot;
-    const length = this.#lengths[slot]!;
-    const at = (this.#offsets[slot]! + 8 * length * (1 + this.#observationSizes[slot]!)) >>> 2;
+    const length = this.#info[slot * SLOT_STRIDE + 1]!;
+    const at =
+      (this.#info[slot * SLOT_STRIDE]! + 8 * length * (1 + this.#info[slot * SLOT_STRIDE + 2]!)) >>> 2;
     return this.#views[slot]!.int32[at + t]!;
   }
 
   logProb(t: number): number {
     const slot = this.slot;
-    return this.#views[slot]!.float64[(this.#offsets[slot]! >>> 3) + t]!;
+    return this.#views[slot]!.float64[(this.#info[slot * SLOT_STRIDE]! >>> 3) + t]!;
   }
 
   version(t: number): number {
     const slot = this.slot;
-    const length = this.#lengths[slot]!;
-    const at = (this.#offsets[slot]! + 8 * length * (1 + this.#observationSizes[slot]!)) >>> 2;
+    const length = this.#info[slot * SLOT_STRIDE + 1]!;
+    const at =
+      (this.#info[slot * SLOT_STRIDE]! + 8 * length * (1 + this.#info[slot * SLOT_STRIDE + 2]!)) >>> 2;
     return this.#views[slot]!.uint32[at + length + t]!;
   }
 
   observation(t: number, k = 0): number {
     const slot = this.slot;
-    const at = (this.#offsets[slot]! >>> 3) + this.#lengths[slot]!;
-    return this.#views[slot]!.float64[at + t * this.#observationSizes[slot]! + k]!;
+    const at = (this.#info[slot * SLOT_STRIDE]! >>> 3) + this.#info[slot * SLOT_STRIDE + 1]!;
+    return this.#views[slot]!.float64[at + t * this.#info[slot * SLOT_STRIDE + 2]! + k]!;
   }
 }
