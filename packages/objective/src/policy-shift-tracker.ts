@@ -1,5 +1,6 @@
 import { MAX_MAGNITUDE } from './max-magnitude.js';
 import type { PolicyShift } from './policy-shift.js';
+import { ShiftSums } from './shift-sums.js';
 import { assertInteger, logitValueError } from './validate.js';
 
 /**
@@ -37,6 +38,8 @@ export class PolicyShiftTracker {
   // Two versions (logits, each row's log-sum-exp, probabilities): the current one at index `#current`, the
   // next one at the other index; `measure` and `start` swap their roles.
   #current = 0;
+  /** The rows' sums and maxima, refilled by each `measure`. */
+  readonly #sums = new ShiftSums();
   #logits = [new Float64Array(0), new Float64Array(0)];
   #lse = [new Float64Array(0), new Float64Array(0)];
   #probs = [new Float64Array(0), new Float64Array(0)];
@@ -123,10 +126,8 @@ export class PolicyShiftTracker {
     const lseQ = this.#lse[1 - current]!;
     const probsQ = this.#probs[1 - current]!;
     for (let i = 0; i < rows; i++) lseQ[i] = this.#rowLse(q, i * A, (i + 1) * A);
-    let klSum = 0;
-    let klMax = 0;
-    let tvSum = 0;
-    let tvMax = 0;
+    const sums = this.#sums;
+    sums.reset();
     for (let i = 0; i < rows; i++) {
       const o = i * A;
       const end = o + A;
@@ -143,21 +144,10 @@ export class PolicyShiftTracker {
         kl += pj * (lp - lq);
         tv += Math.abs(pj - qj);
       }
-      // Rounding can leave a KL of identical rows at −1e-17 or a TV of disjoint rows at 1 + 2e-16.
-      kl = Math.max(kl, 0);
-      tv = Math.min(0.5 * tv, 1);
-      klSum += kl;
-      tvSum += tv;
-      if (kl > klMax) klMax = kl;
-      if (tv > tvMax) tvMax = tv;
+      sums.add(kl, tv);
     }
     this.#swap(rows);
-    if (out === undefined) return { klMean: klSum / rows, klMax, tvMean: tvSum / rows, tvMax };
-    out.klMean = klSum / rows;
-    out.klMax = klMax;
-    out.tvMean = tvSum / rows;
-    out.tvMax = tvMax;
-    return out as PolicyShift;
+    return sums.result(rows, out);
   }
 
   #checkRows(rows: number): void {

@@ -1,5 +1,9 @@
+import { ShiftSums } from './shift-sums.js';
 import type { Logits } from './types.js';
 import { assertInteger, assertLogitArray, assertLogitValues } from './validate.js';
+
+/** One accumulator for every call (nothing inside a call can call `policyShift` again): no allocation. */
+const SUMS = new ShiftSums();
 
 /** Result of {@link policyShift}. */
 export interface PolicyShift {
@@ -60,10 +64,8 @@ export function policyShift(
   assertLogitValues('before', p);
   assertLogitValues('after', q);
   const rows = p.length / actions;
-  let klSum = 0;
-  let klMax = 0;
-  let tvSum = 0;
-  let tvMax = 0;
+  const sums = SUMS;
+  sums.reset();
   for (let i = 0; i < rows; i++) {
     const o = i * actions;
     const end = o + actions;
@@ -90,21 +92,7 @@ export function policyShift(
       kl += pj * (lp - lq);
       tv += Math.abs(pj - Math.exp(lq));
     }
-    // Rounding can leave a KL of identical rows at −1e-17 or a TV of disjoint rows at 1 + 2e-16; the
-    // quantities themselves lie in [0, ∞) and [0, 1].
-    kl = Math.max(kl, 0);
-    tv = Math.min(0.5 * tv, 1);
-    klSum += kl;
-    tvSum += tv;
-    if (kl > klMax) klMax = kl;
-    if (tv > tvMax) tvMax = tv;
+    sums.add(kl, tv);
   }
-  // Our own results are built whole, so these stores see only the caller's `out`: a loop that reuses one
-  // `out` keeps them monomorphic, and V8 then updates the numbers in place instead of boxing them.
-  if (out === undefined) return { klMean: klSum / rows, klMax, tvMean: tvSum / rows, tvMax };
-  out.klMean = klSum / rows;
-  out.klMax = klMax;
-  out.tvMean = tvSum / rows;
-  out.tvMax = tvMax;
-  return out as PolicyShift;
+  return sums.result(rows, out);
 }
