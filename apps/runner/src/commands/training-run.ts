@@ -152,12 +152,28 @@ function curves({ samples, columns }: SeedColumns, series: string): BandPoint[] 
   );
 }
 
+/** The curves of a training run's three charts (see {@link trainingCurves}). */
+export interface TrainingCurves {
+  /** Each seed's optimal-action probability (10 seeds or fewer), then the mean over seeds. */
+  readonly probability: readonly BandPoint[];
+  /** Mean rollout reward and mean elite return over seeds. */
+  readonly returns: readonly BandPoint[];
+  /** Mean KL between successive policies, over the iterations where every seed's update moved it. */
+  readonly kl: readonly BandPoint[];
+}
+
 /**
- * The charts of a training run's report: optimal-action probability per seed and mean, elite and rollout
- * returns, KL between successive policies.
+ * The curves the report's charts draw: at each iteration where every seed has a finite value, the mean
+ * over seeds with its 95% Student-t interval (`meanInterval`'s), thinned to about 200 points.
+ *
+ * @param outcome - the trained seeds
+ * @returns the three charts' curves
+ * @example
+ * ```ts
+ * trainingCurves(await runTraining(REPRODUCE_CONFIG)).returns[0]; // { series: 'rollout reward', samples: 1, mean: …, … }
+ * ```
  */
-async function trainingCharts(outcome: TrainingOutcome): Promise<Record<string, string>> {
-  const { config } = outcome;
+export function trainingCurves(outcome: TrainingOutcome): TrainingCurves {
   const metrics = chartColumns(outcome);
   const probability: BandPoint[] = [
     // One curve per seed when they are few enough to tell apart; beyond that the mean and its 95% band
@@ -174,6 +190,20 @@ async function trainingCharts(outcome: TrainingOutcome): Promise<Record<string, 
         )),
     ...curves(metrics.probability, 'mean'),
   ];
+  return {
+    probability,
+    returns: [...curves(metrics.reward, 'rollout reward'), ...curves(metrics.elite, 'elite mean return')],
+    kl: curves(metrics.kl, 'KL(π_old ‖ π_new)'),
+  };
+}
+
+/**
+ * The charts of a training run's report: optimal-action probability per seed and mean, elite and rollout
+ * returns, KL between successive policies.
+ */
+async function trainingCharts(outcome: TrainingOutcome): Promise<Record<string, string>> {
+  const { config } = outcome;
+  const { probability, returns, kl } = trainingCurves(outcome);
   const subtitle = [describeEnvironment(config.environment), describeMethod(config)];
   const files: Record<string, string> = {
     'optimal-probability.svg': await renderSvg(
@@ -186,10 +216,6 @@ async function trainingCharts(outcome: TrainingOutcome): Promise<Record<string, 
       }),
     ),
   };
-  const returns = [
-    ...curves(metrics.reward, 'rollout reward'),
-    ...curves(metrics.elite, 'elite mean return'),
-  ];
   files['returns.svg'] = await renderSvg(
     learningCurveChart(returns, {
       title: 'Returns of the rollouts and of the selected elites (mean over seeds, 95% CI)',
@@ -199,7 +225,7 @@ async function trainingCharts(outcome: TrainingOutcome): Promise<Record<string, 
     }),
   );
   files['policy-shift.svg'] = await renderSvg(
-    learningCurveChart(curves(metrics.kl, 'KL(π_old ‖ π_new)'), {
+    learningCurveChart(kl, {
       title: 'KL divergence between successive policies (mean over seeds)',
       subtitle,
       yTitle: 'KL per update (log scale)',
