@@ -1,7 +1,7 @@
 // Builds a runner entry point (the CLI, or the training module) from the current sources of the runner
 // and of every @ftw package it uses, read through the `@ftw/source` export condition and bundled in, so
 // what runs can never be a stale `dist/` of the runner or of a package. Used by the end-to-end tests,
-// `pnpm docs` and `pnpm bench`.
+// `pnpm run docs` and `pnpm bench`.
 //
 // Third-party imports stay external. Those of the runner resolve from its node_modules at run time, as
 // from dist/; those of a bundled package (zod for @ftw/agent-data, say) are resolved now, from that

@@ -1,8 +1,10 @@
-// pnpm docs: regenerates the artifacts in docs/ that the READMEs quote and embed. Builds the CLI from the
+// pnpm run docs: regenerates the artifacts in docs/ that the READMEs quote and embed. Builds the CLI from the
 // current sources (scripts/build-from-source.mjs, so no stale dist/ can produce them), runs reproduce,
-// occupancy, compare (Adam, the scenarios' optimiser) and compare with plain SGD at the reproduction's
-// rate in a temporary folder, and copies the charts, Figure 1's CSV, the comparison reports (image
-// links rewritten) and the printed outputs into docs/.
+// occupancy, compare (Adam, the scenarios' optimiser), compare with plain SGD at the reproduction's
+// rate, the Sokoban comparison (10 seeds) and the asynchronous one (30 seeds; its last table runs real
+// actor processes over a private redis-server, so redis-server must be installed, and its rates and
+// outcomes change from run to run) in a temporary folder, and copies the charts, Figure 1's CSV, the
+// comparison reports (image links rewritten) and the printed outputs into docs/. Takes a few minutes.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +25,8 @@ try {
   ftw('occupancy', '--quiet');
   const compare = ftw('compare');
   const compareSgd = ftw('compare', '--optimizer', 'sgd', '--lr', '0.08', '--name', 'compare-sgd');
+  ftw('compare', '--scenario', 'sokoban', '--seeds', '0..9', '--name', 'compare-sokoban', '--quiet');
+  ftw('compare', '--scenario', 'async', '--seeds', '0..29', '--name', 'compare-async', '--quiet');
   const copies = [
     ['reproduce/optimal-probability.svg', 'reproduce-optimal-probability.svg'],
     ['occupancy/figure-1.svg', 'figure-1.svg'],
@@ -31,6 +35,8 @@ try {
     ['compare/curves-tie-heavy.svg', 'compare-tie-heavy.svg'],
     ['compare/regret-gaussian.svg', 'compare-regret-gaussian.svg'],
     ['compare/regret-tie-heavy.svg', 'compare-regret-tie-heavy.svg'],
+    ['compare-sokoban/curves-sokoban-train.svg', 'compare-sokoban-train.svg'],
+    ['compare-sokoban/curves-sokoban-held-out.svg', 'compare-sokoban-held-out.svg'],
   ];
   for (const [from, to] of copies) copyFileSync(join(out, from), join(docs, to));
   const report = readFileSync(join(out, 'compare', 'report.md'), 'utf8')
@@ -43,6 +49,12 @@ try {
     '\n',
   );
   writeFileSync(join(docs, 'compare-sgd.md'), sgdReport);
+  const sokobanReport = readFileSync(join(out, 'compare-sokoban', 'report.md'), 'utf8').replaceAll(
+    '(curves-sokoban-',
+    '(compare-sokoban-',
+  );
+  writeFileSync(join(docs, 'compare-sokoban.md'), sokobanReport);
+  copyFileSync(join(out, 'compare-async', 'report.md'), join(docs, 'compare-async.md'));
   // The printed outputs, minus what depends on the machine (timing and absolute paths).
   const clean = (text) =>
     text.replace(/\ncomputed in \d+ ms; run written to .*\n/, '\n').replace(/\n\nrun written to .*\n/, '\n');
@@ -50,7 +62,7 @@ try {
   writeFileSync(join(docs, 'compare-output.txt'), clean(compare));
   writeFileSync(join(docs, 'compare-sgd-output.txt'), clean(compareSgd));
   console.log(
-    `docs/ updated: ${copies.map(([, to]) => to).join(', ')}, compare.md, compare-sgd.md, *-output.txt`,
+    `docs/ updated: ${copies.map(([, to]) => to).join(', ')}, compare.md, compare-sgd.md, compare-sokoban.md, compare-async.md, *-output.txt`,
   );
 } finally {
   rmSync(out, { recursive: true, force: true });

@@ -13,7 +13,7 @@ describe('trainSeed', () => {
     expect(result.updates).toBe(236);
     expect(result.metrics.filter((m) => !m.updated).map((m) => m.iteration)).toEqual([1, 2, 3, 4]);
     expect(result.metrics.every((m) => m.selected === null || m.selected === 4)).toBe(true);
-    // The committed reproduction (docs/reproduce-output.txt, written by `pnpm docs`) must show what the
+    // The committed reproduction (docs/reproduce-output.txt, written by `pnpm run docs`) must show what the
     // code computes: a stale artifact fails here.
     const docs = readFileSync(new URL('../../docs/reproduce-output.txt', import.meta.url), 'utf8');
     const seed0 = /^\| 0 +\| +(0\.\d{4}) \|/m.exec(docs)?.[1];
