@@ -1,6 +1,17 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  constants,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRun } from './write-run.js';
 
@@ -55,5 +66,51 @@ describe('openRun', () => {
       /file must stay inside the run/,
     );
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('waits for a write still in flight before it removes a failed run', async () => {
+    // metrics.ndjson is made a named pipe whose reader the test holds: the metrics write blocks once the
+    // pipe is full, so the run fails (a file outside the run) while that write is still in flight. The
+    // folder may only go once the write has settled: finish must not settle before the pipe is drained.
+    const dir = root();
+    const run = openRun(output(dir), 'occupancy');
+    const partial = readdirSync(dir).find((name) => name.startsWith('.r.partial-'));
+    expect(partial).toBeDefined();
+    const fifo = join(dir, partial!, 'metrics.ndjson');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      // About 1 MB of lines, far beyond a pipe's 64 KiB.
+      const metrics = Array.from({ length: 10_000 }, (_, i) => ({ seed: 0, iteration: i, reward: i / 3 }));
+      const bad = { ...artifacts, metrics, files: { '../escape.svg': '<svg/>' } };
+      let settled = false;
+      const finished = run.finish(bad).finally(() => {
+        settled = true;
+      });
+      finished.catch(() => undefined);
+      await sleep(200);
+      expect(settled).toBe(false);
+      // Drain the pipe until the writer closes it (EOF), then the run may fail and be removed.
+      const buffer = Buffer.alloc(1 << 16);
+      let received = 0;
+      for (;;) {
+        let n: number;
+        try {
+          n = readSync(reader, buffer);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+          await sleep(1);
+          continue;
+        }
+        if (n === 0 && received > 0) break;
+        received += n;
+        if (n === 0) await sleep(1);
+      }
+      await expect(finished).rejects.toThrow(/file must stay inside the run/);
+      expect(readdirSync(dir)).toEqual([]);
+      expect(received).toBeGreaterThan(1 << 16);
+    } finally {
+      closeSync(reader);
+    }
   });
 });
