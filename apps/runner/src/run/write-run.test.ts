@@ -80,7 +80,7 @@ describe('openRun', () => {
     execFileSync('mkfifo', [fifo]);
     const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      // About 1 MB of lines, far beyond a pipe's 64 KiB.
+      // About 0.5 MB of lines, far beyond a pipe's 64 KiB.
       const metrics = Array.from({ length: 10_000 }, (_, i) => ({ seed: 0, iteration: i, reward: i / 3 }));
       const bad = { ...artifacts, metrics, files: { '../escape.svg': '<svg/>' } };
       let settled = false;
