@@ -32,18 +32,49 @@ interface Client {
 const isConnectionError = (error: unknown): boolean => !(error instanceof ErrorReply);
 
 /**
+ * A cluster redirection (`MOVED <slot> <host:port>`, or `ASK` while a slot migrates) turned into a
+ * `WRONG_NODE` error that says where the pool is served; any other error as it is. This package talks to
+ * one node, so it does not follow redirections: a pool lives in one hash slot (its keys share the tag
+ * `{name}`), and the URL must name the master that serves it.
+ */
+function redirection(error: unknown, node: string): unknown {
+  if (!(error instanceof ErrorReply)) return error;
+  const match = /^(MOVED|ASK) (\d+) (\S+)/.exec(error.message);
+  if (match === null) return error;
+  const [, kind, slot, target] = match;
+  return new RedisPoolError(
+    'WRONG_NODE',
+    `${node} is a Redis Cluster node that does not serve this pool's hash slot ${slot}` +
+      `${kind === 'ASK' ? ' (it is migrating)' : ''}; ${target} does: open the pool with that node's URL`,
+    { cause: error },
+  );
+}
+
+/** The `host:port` of a Redis URL (no credentials), or a placeholder when it does not parse. */
+function nodeOf(url: string): string {
+  try {
+    return new URL(url).host || 'the node';
+  } catch {
+    return 'the node';
+  }
+}
+
+/**
  * One node-redis connection with binary replies, reconnection, and retry of idempotent commands.
  * Internal: pools and mirrors own one each.
  */
 export class RedisConnection {
   readonly #client: Client;
   readonly #reconnectTimeoutMs: number;
+  /** The node's `host:port`, for messages. */
+  readonly #node: string;
   #lastError: unknown;
   #closed = false;
 
-  private constructor(client: Client, reconnectTimeoutMs: number) {
+  private constructor(client: Client, reconnectTimeoutMs: number, node: string) {
     this.#client = client;
     this.#reconnectTimeoutMs = reconnectTimeoutMs;
+    this.#node = node;
   }
 
   /**
@@ -59,7 +90,7 @@ export class RedisConnection {
       url,
       socket: { reconnectStrategy: (retries) => Math.min(20 * 2 ** retries, 500), connectTimeout: 5000 },
     });
-    const connection = new RedisConnection(client, reconnectTimeoutMs);
+    const connection = new RedisConnection(client, reconnectTimeoutMs, nodeOf(url));
     // Without a listener, node-redis would throw connection errors as uncaught 'error' events; the
     // client reconnects by itself and commands report what they need to.
     client.on('error', (error: unknown) => {
@@ -95,7 +126,7 @@ export class RedisConnection {
    * @param args - the command and its arguments
    * @returns the reply, bulk strings as Buffers
    * @throws ErrorReply for a server error; RedisPoolError `CONNECTION_LOST` when the connection does not
-   *   come back within the timeout
+   *   come back within the timeout, `WRONG_NODE` when a Redis Cluster node redirects the command
    */
   async call(args: readonly RedisArgument[]): Promise<unknown> {
     const deadline = Date.now() + this.#reconnectTimeoutMs;
@@ -104,7 +135,7 @@ export class RedisConnection {
       try {
         return await this.#client.sendCommand(args, { typeMapping: BUFFERS });
       } catch (error) {
-        if (!isConnectionError(error) || this.#closed) throw error;
+        if (!isConnectionError(error) || this.#closed) throw redirection(error, this.#node);
         this.#lastError = error;
       }
     }

@@ -10,6 +10,8 @@
  * - `VERSION_NOT_NEWER`: a policy was published with a version not above the one already published.
  * - `NO_POLICY`: an actor asked for the policy before the learner published one.
  * - `RANGE_TRIMMED`: an id range asked for replay is no longer (entirely) in the stream.
+ * - `WRONG_NODE`: the URL is a node of a Redis Cluster that does not serve the pool's hash slot (a `MOVED`
+ *   or `ASK` redirection); the message names the node that does.
  *
  * @example
  * ```ts
@@ -25,7 +27,8 @@ export type RedisPoolErrorCode =
   | 'RATE_LIMITED'
   | 'VERSION_NOT_NEWER'
   | 'NO_POLICY'
-  | 'RANGE_TRIMMED';
+  | 'RANGE_TRIMMED'
+  | 'WRONG_NODE';
 
 /**
  * A domain error of `@ftw/redis-pool` with a stable {@link RedisPoolErrorCode}. Argument errors are

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeValue } from '@ftw/internal';
 import { RedisPoolError } from './redis-pool-error.js';
 
 /** Options of {@link startRedisServer}. */
@@ -23,6 +24,13 @@ export interface RedisServerOptions {
    * @defaultValue 10000
    */
   readonly startTimeoutMs?: number;
+  /**
+   * Further `redis-server` arguments, after the ones this function sets (a later option wins), for
+   * instance `['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf']` for a node of a Redis
+   * Cluster (the file lands in the server's `dir`).
+   * @defaultValue []
+   */
+  readonly args?: readonly string[];
 }
 
 /** A `redis-server` process started by {@link startRedisServer}. */
@@ -65,10 +73,11 @@ function freePort(): Promise<number> {
  * snapshots off (`--save ''`) and append-only persistence as asked. For tests, benchmarks and runs that
  * need a Redis of their own; the process is killed when the Node process exits.
  *
- * @param options - persistence, executable, start timeout
+ * @param options - persistence, executable, start timeout, further arguments
  * @returns the running server
  * @throws RedisPoolError `SERVER_NOT_FOUND` when the executable is missing (with what to install),
- *   `SERVER_START` when it exits or is not ready in time
+ *   `SERVER_START` when it exits or is not ready in time; TypeError, before anything starts, when
+ *   `options.args` is not an array of strings
  * @example
  * ```ts
  * const server = await startRedisServer();
@@ -77,6 +86,14 @@ function freePort(): Promise<number> {
  * ```
  */
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  const extra = options.args ?? [];
+  if (!Array.isArray(extra)) {
+    throw new TypeError(`options.args must be an array of strings, got ${describeValue(extra)}`);
+  }
+  const bad = extra.findIndex((a) => typeof a !== 'string');
+  if (bad >= 0) {
+    throw new TypeError(`options.args[${bad}] must be a string, got ${describeValue(extra[bad])}`);
+  }
   const executable = options.executable ?? 'redis-server';
   const probe = spawnSync(executable, ['--version'], { encoding: 'utf8' });
   if (probe.error !== undefined) {
@@ -105,6 +122,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     ...(options.appendonly === true
       ? ['--appendonly', 'yes', '--appendfsync', 'always']
       : ['--appendonly', 'no']),
+    ...extra,
   );
 
   let child: ChildProcess | undefined;
