@@ -1,6 +1,7 @@
 export { type HotLoad, PolicyFollower } from './policy-follower.js';
 export { type EntryRange, PoolMirror, type PoolMirrorOptions, type SyncResult } from './pool-mirror.js';
 export type { RateLimit } from './rate-limit.js';
+export { redactUrl } from './redact-url.js';
 export type { ConnectionOptions } from './redis-connection.js';
 export {
   type PoolCounters,

@@ -1,5 +1,6 @@
 import { createClient, ErrorReply, RESP_TYPES } from 'redis';
 import type { LuaScript } from './lua-scripts.js';
+import { redactUrl } from './redact-url.js';
 import { RedisPoolError } from './redis-pool-error.js';
 
 /** A Redis argument: text or bytes. Internal. */
@@ -102,7 +103,7 @@ export class RedisConnection {
           reject(
             new RedisPoolError(
               'CONNECTION_LOST',
-              `could not connect to ${url} within ${reconnectTimeoutMs} ms`,
+              `could not connect to ${redactUrl(url)} within ${reconnectTimeoutMs} ms`,
               { cause: connection.#lastError },
             ),
           ),
@@ -114,7 +115,7 @@ export class RedisConnection {
     } catch (error) {
       client.destroy();
       if (error instanceof RedisPoolError) throw error;
-      throw new RedisPoolError('CONNECTION_LOST', `could not connect to ${url}`, { cause: error });
+      throw new RedisPoolError('CONNECTION_LOST', `could not connect to ${redactUrl(url)}`, { cause: error });
     }
     return connection;
   }

@@ -1,3 +1,4 @@
+import { redactUrl } from '@ftw/redis-pool';
 import type { Progress } from '../cli/progress.js';
 import type { TrainConfig } from '../config/train-config.js';
 import { formatInterval } from '../report/format-interval.js';
@@ -128,6 +129,9 @@ function describeAsync(options: AsyncOptions, mode: 'simulation' | 'redis'): str
  */
 export function asyncRunResult(outcome: AsyncOutcome): RunResult {
   const summary = summarizeAsync(outcome);
+  // What the run's files and --json record: the Redis URL without its password.
+  const { redis } = outcome.options;
+  const recorded = { ...outcome.options, redis: redis === null ? null : redactUrl(redis) };
   const f = (x: MeanInterval | null, digits: number) => (x === null ? '—' : formatInterval(x, digits));
   const table = markdownTable(
     ['figure', 'mean ± 95% CI over seeds'],
@@ -151,9 +155,9 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
   ];
   return {
     artifacts: {
-      config: { ...outcome.config, asynchronous: outcome.options },
+      config: { ...outcome.config, asynchronous: recorded },
       metrics: outcome.results.flatMap((r) => r.metrics),
-      summary: { command: 'train', asynchronous: outcome.options, ...summary },
+      summary: { command: 'train', asynchronous: recorded, ...summary },
       report: [
         `# ftw train (asynchronous)`,
         '',
