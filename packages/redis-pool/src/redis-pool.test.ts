@@ -60,22 +60,13 @@ describe('RedisPool.open', () => {
     await expect(RedisPool.open(url, { name: 'a', capacity: 2, batchSize: 0 })).rejects.toThrow(/batchSize/);
   });
 
-  it('fails clearly when no server answers', async () => {
-    const error = await RedisPool.open('redis://127.0.0.1:1', {
-      name: 'a',
-      capacity: 1,
-      reconnectTimeoutMs: 300,
-    }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RedisPoolError);
-    expect((error as RedisPoolError).code).toBe('CONNECTION_LOST');
-  });
-
-  it('names the server without its password when it cannot connect', async () => {
+  it('fails clearly when no server answers, naming it without its password', async () => {
     const error = await RedisPool.open('redis://app:Sup3rSecret@127.0.0.1:1', {
       name: 'a',
       capacity: 1,
       reconnectTimeoutMs: 300,
     }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedisPoolError);
     expect((error as RedisPoolError).code).toBe('CONNECTION_LOST');
     expect((error as Error).message).toContain('redis://app:***@127.0.0.1:1');
     expect((error as Error).message).not.toContain('Sup3rSecret');
