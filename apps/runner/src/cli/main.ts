@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { describeFailure } from './describe-failure.js';
 import { UsageError } from './usage-error.js';
 
 /** Exit codes of the `ftw` CLI. */
@@ -81,8 +82,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`error: ${error.message}\n(run with --help for usage)\n`);
       return EXIT.usage;
     }
-    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`ftw: the run failed: ${detail}\n`);
+    process.stderr.write(`ftw: the run failed: ${describeFailure(error)}\n`);
     return EXIT.failure;
   }
 }
