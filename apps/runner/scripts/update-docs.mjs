@@ -1,10 +1,11 @@
 // pnpm run docs: regenerates the artifacts in docs/ that the READMEs quote and embed. Builds the CLI from the
 // current sources (scripts/build-from-source.mjs, so no stale dist/ can produce them), runs reproduce,
 // occupancy, compare (Adam, the scenarios' optimiser), compare with plain SGD at the reproduction's
-// rate, the Sokoban comparison (10 seeds) and the asynchronous one (30 seeds; its last table runs real
-// actor processes over a private redis-server, so redis-server must be installed, and its rates and
-// outcomes change from run to run) in a temporary folder, and copies the charts, Figure 1's CSV, the
-// comparison reports (image links rewritten) and the printed outputs into docs/. Takes a few minutes.
+// rate, the Sokoban comparison (10 seeds) and the asynchronous one (30 seeds; its last two tables run real
+// actor processes over a private redis-server, on the bandit and on Sokoban, so redis-server must be
+// installed, and their rates and outcomes change from run to run) in a temporary folder, and copies the
+// charts, Figure 1's CSV, the comparison reports (image links rewritten) and the printed outputs into
+// docs/. Takes a few minutes.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

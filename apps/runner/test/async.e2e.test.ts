@@ -79,7 +79,7 @@ describe('ftw train, asynchronous', () => {
     expect(summary.stepsPerSecond.mean).toBeGreaterThan(0);
   });
 
-  it('runs Sokoban with several simulated actors, a weighted baseline too, and refuses Sokoban over Redis', () => {
+  it('runs Sokoban with several simulated actors, a weighted baseline too, and with actor processes over Redis', () => {
     const sokoban = [
       'train',
       '--env',
@@ -120,8 +120,36 @@ describe('ftw train, asynchronous', () => {
       expect(summary.mode).toBe('simulation');
       expect(summary.multiVersionShare.mean).toBeGreaterThan(0);
     }
-    const refused = ftw(...sokoban, '--actors', '2', '--redis', server.url, '--seeds', '0', '--name', 'no');
+    // Actor processes (the CLI itself) number positions themselves; the tabular policy reaches them with
+    // the name of each row, and the learner checks that they acted with what it published.
+    const real = ftw(
+      ...['train', '--env', 'sokoban', '--rollouts', '3', '--iterations', '1000000'],
+      '--actors',
+      '2',
+      '--redis',
+      server.url,
+      '--max-samples',
+      '600',
+      '--seeds',
+      '0',
+      '--name',
+      'sokoban-redis',
+    );
+    expect(real.status, real.stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, 'sokoban-redis', 'summary.json'), 'utf8')) as {
+      mode: string;
+      environmentSteps: { mean: number };
+      behaviourCheck: { steps: number; maxLogProbGap: number };
+    };
+    expect(summary.mode).toBe('redis');
+    expect(summary.environmentSteps.mean).toBeGreaterThanOrEqual(600);
+    expect(summary.behaviourCheck.steps).toBeGreaterThan(0);
+    expect(summary.behaviourCheck.maxLogProbGap).toBe(0);
+    expect(real.stdout).toContain(
+      `The learner scored again the ${summary.behaviourCheck.steps} actor steps taken with its current version: largest |log π − log q| = 0 (the actors act with the policy the learner published).`,
+    );
+    const refused = ftw(...sokoban, '--horizon', '2', '--seeds', '0', '--name', 'no');
     expect(refused.status).toBe(2);
-    expect(refused.stderr).toContain('--env sokoban runs asynchronously in the simulation only');
+    expect(refused.stderr).toContain('--horizon applies to bandits only, got --horizon 2 with --env sokoban');
   });
 });

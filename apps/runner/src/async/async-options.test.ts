@@ -54,14 +54,12 @@ describe('resolveAsyncOptions', () => {
     );
     expect(() => read(['--is', 'truncate:Infinity'], 'grpo')).toThrow(/--is must be a finite number > 0/);
     expect(() => read(['--horizon', '0'])).toThrow(/--horizon/);
-    // Sokoban: simulated actors share one observation registry; actor processes would not.
+    // Sokoban: simulated actors, and actor processes over Redis (which send positions by name).
     expect(read(['--actors', '4', '--lag', '1'], 'ftw', 'sokoban')).toMatchObject({ actors: 4, redis: null });
     expect(read(['--lag', '3', '--hot-load', 'step'], 'ftw', 'sokoban')?.lag).toBe(3);
-    expect(() => read(['--actors', '2'], 'ftw', 'sokoban')).toThrow(
-      /--env sokoban runs asynchronously in the simulation only \(--lag, any --actors\), not with --redis private: .* add --lag 0\)/,
-    );
-    expect(() => read(['--redis', 'redis://127.0.0.1:6379'], 'ftw', 'sokoban')).toThrow(
-      /not with --redis redis:\/\/127.0.0.1:6379/,
+    expect(read(['--actors', '2'], 'ftw', 'sokoban')).toMatchObject({ actors: 2, redis: 'private' });
+    expect(read(['--redis', 'redis://127.0.0.1:6379'], 'ftw', 'sokoban')?.redis).toBe(
+      'redis://127.0.0.1:6379',
     );
     expect(() => read(['--lag', '0', '--horizon', '2'], 'ftw', 'sokoban')).toThrow(
       /--horizon applies to bandits only, got --horizon 2 with --env sokoban/,

@@ -89,8 +89,7 @@ export const ASYNC_OPTIONS: readonly OptionSpec[] = [
  * its synchronous loop unchanged.
  *
  * @param raw - raw values by key (see `collectOptions`)
- * @param config - the training configuration's method and environment (Sokoban runs in the simulation only, where the actors share one
- *   observation registry; actor processes over Redis would each number positions themselves)
+ * @param config - the training configuration's method and environment (`--horizon` is for bandits only)
  * @returns the options, or null
  * @throws UsageError naming the flag, the value and what is allowed
  */
@@ -133,11 +132,6 @@ export function resolveAsyncOptions(
     is = { kind: 'truncate', cap: readNumber(match[1], o('is').label, { min: 0, exclusiveMin: true }) };
   }
   const horizon = readInteger(o('horizon').value, o('horizon').label, { min: 1, max: 10_000 });
-  if (config.environment.kind === 'sokoban' && redis !== null) {
-    throw new UsageError(
-      `--env sokoban runs asynchronously in the simulation only (--lag, any --actors), not with --redis ${redis}: each actor process would number Sokoban positions itself, so the learner could not match their ids (for several simulated actors add --lag 0)`,
-    );
-  }
   if (config.environment.kind === 'sokoban' && horizon > 1) {
     throw new UsageError(`--horizon applies to bandits only, got --horizon ${horizon} with --env sokoban`);
   }

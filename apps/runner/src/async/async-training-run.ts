@@ -38,6 +38,11 @@ export interface AsyncSummary {
   readonly logWeightMean: MeanInterval | null;
   readonly essShare: MeanInterval | null;
   readonly stepsPerSecond: MeanInterval | null;
+  /**
+   * With actor processes: the steps the learner scored again over all seeds, and the largest gap between
+   * the log-probabilities (see `RedisSeedResult.behaviourCheck`); null in the simulation.
+   */
+  readonly behaviourCheck: { readonly steps: number; readonly maxLogProbGap: number } | null;
 }
 
 const meanOf = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
@@ -63,6 +68,7 @@ function perSeed(
  */
 export function summarizeAsync(outcome: AsyncOutcome): AsyncSummary {
   const rates = outcome.results.flatMap((r) => ('stepsPerSecond' in r ? [r.stepsPerSecond] : []));
+  const checks = outcome.results.flatMap((r) => ('behaviourCheck' in r ? [r.behaviourCheck] : []));
   return {
     mode: outcome.mode,
     finalOptimalProbability: meanInterval(outcome.results.map((r) => r.finalOptimalProbability)),
@@ -74,6 +80,13 @@ export function summarizeAsync(outcome: AsyncOutcome): AsyncSummary {
     logWeightMean: perSeed(outcome, (m) => m.logWeightMean),
     essShare: perSeed(outcome, (m) => m.essShare),
     stepsPerSecond: rates.length === 0 ? null : meanInterval(rates),
+    behaviourCheck:
+      checks.length === 0
+        ? null
+        : {
+            steps: checks.reduce((n, c) => n + c.steps, 0),
+            maxLogProbGap: checks.reduce((m, c) => Math.max(m, c.maxLogProbGap), 0),
+          },
   };
 }
 
@@ -148,6 +161,14 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
     ],
     ['l', 'r'],
   );
+  const check = summary.behaviourCheck;
+  const checkLine =
+    check === null
+      ? []
+      : [
+          `The learner scored again the ${check.steps} actor steps taken with its current version: largest |log π − log q| = ${check.maxLogProbGap}${check.maxLogProbGap === 0 ? ' (the actors act with the policy the learner published)' : ' (NOT 0: an actor acted with another policy than the learner holds)'}.`,
+          '',
+        ];
   const heading = [
     `ftw train (asynchronous): ${describeEnvironment(outcome.config.environment)}`,
     `  ${describeMethod(outcome.config)}`,
@@ -165,9 +186,11 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
         '',
         table,
         '',
+        ...checkLine,
       ].join('\n'),
       files: {},
     },
-    text: (written) => [...heading, '', table.trimEnd(), '', `run written to ${written}/`, ''].join('\n'),
+    text: (written) =>
+      [...heading, '', table.trimEnd(), '', ...checkLine, `run written to ${written}/`, ''].join('\n'),
   };
 }

@@ -31,9 +31,27 @@ describe('ftw compare --scenario async', () => {
       }
     }
     expect(comparison.redis).toMatch(/^not measured: CONNECTION_LOST/);
+    expect(comparison.redisSokoban).toBe(comparison.redis);
     const result = asyncComparisonResult(comparison);
     expect(result.artifacts.report).toContain('| lag 16, is truncate:1');
     expect(result.artifacts.report).toContain('final training success');
     expect(result.text('runs/x')).toContain('real actors over Redis');
+    expect(result.artifacts.report).toContain(
+      '## Real actors on Sokoban\n\nreal actors on Sokoban:\n\nnot measured: CONNECTION_LOST',
+    );
+    // Measured, the Sokoban table sets the processes beside the simulation, with the learner's check.
+    const lag0 = comparison.variants[0]!.summary;
+    const measured = asyncComparisonResult({
+      ...comparison,
+      redisSokoban: {
+        seeds: [0, 1],
+        simulated: lag0,
+        real: { ...lag0, mode: 'redis', behaviourCheck: { steps: 12, maxLogProbGap: 0 } },
+      },
+    });
+    expect(measured.artifacts.report).toContain('on seeds 0–1; mean ± 95% CI:');
+    expect(measured.artifacts.report).toMatch(
+      /\| simulated \(lag 0\) +\|.*\| +— \|\n\| processes over Redis +\|.*\| +12: 0 \|/,
+    );
   });
 });

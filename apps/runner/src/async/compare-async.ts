@@ -48,7 +48,7 @@ const SIMULATED: AsyncOptions = {
 /**
  * The environment of the real actor processes over Redis (throughput): the contextual bandit (two tasks,
  * three arms) made multi-step by four decisions per episode, FTW with Adam, 3 episodes per iteration,
- * 200 iterations. Not Sokoban: actor processes would each number Sokoban positions themselves (refused).
+ * 200 iterations.
  */
 export const ASYNC_REDIS_BASE: TrainConfig = {
   ...REPRODUCE_CONFIG,
@@ -68,6 +68,9 @@ export const ASYNC_REDIS_BASE: TrainConfig = {
 
 /** The Redis runs' options: hot-loading per step, 4 decisions per episode. */
 const REDIS_OPTIONS: AsyncOptions = { ...SIMULATED, horizon: 4 };
+
+/** Seeds (the first of the comparison's) on which real actor processes also train the Sokoban setting. */
+export const REDIS_SOKOBAN_SEEDS = 10;
 
 /**
  * Progress ticks of the comparison (one per learner iteration, estimated from 15 steps per episode).
@@ -124,6 +127,16 @@ export interface ActorThroughput {
   readonly versionSpread: number;
 }
 
+/**
+ * The Sokoban setting of the simulated variants trained by 4 real actor processes over Redis, beside the
+ * simulated lag-0 variant (4 simulated actors, the same options) on the same seeds.
+ */
+export interface RealSokoban {
+  readonly seeds: readonly number[];
+  readonly simulated: AsyncSummary;
+  readonly real: AsyncSummary;
+}
+
 /** The outcome of the asynchronous comparison. */
 export interface AsyncComparison {
   readonly variants: readonly {
@@ -133,12 +146,15 @@ export interface AsyncComparison {
   }[];
   /** Real actors over Redis, or the reason they were not measured. */
   readonly redis: readonly ActorThroughput[] | string;
+  /** Real actors on Sokoban, or the reason they were not measured. */
+  readonly redisSokoban: RealSokoban | string;
 }
 
 /**
  * Runs the simulated variants on Sokoban on the given seeds, then real actor processes (1, 2 and 4) on
  * the multi-step contextual bandit over a Redis (`redis`, or a private `redis-server`; when none is
- * installed the reason is reported instead).
+ * installed the reason is reported instead), then 4 real actor processes on the simulated variants'
+ * Sokoban setting, on the first {@link REDIS_SOKOBAN_SEEDS} seeds.
  *
  * @param seeds - seeds (≥ 10 for the README figures)
  * @param redis - a Redis URL or `private`
@@ -174,27 +190,63 @@ export async function runAsyncComparison(
     variants.push({ variant, summary: summarizeAsync(outcome), outcome });
   }
   let throughput: ActorThroughput[] | string;
+  let redisSokoban: RealSokoban | string;
+  const failed = (error: unknown) => `not measured: ${(error as Error).message}`;
+  const unreachable = (error: unknown) => (error as { code?: unknown }).code === 'CONNECTION_LOST';
   try {
     const { url, server } = await redisForRun(redis);
-    throughput = [];
     try {
-      for (const actors of [1, 2, 4]) {
-        const config = { ...ASYNC_REDIS_BASE, seeds: [0] };
-        const result = await trainRedisSeed(config, { ...REDIS_OPTIONS, actors, redis }, 0, url, launch);
-        throughput.push({
-          actors,
-          stepsPerSecond: result.stepsPerSecond,
-          finalOptimalProbability: result.finalOptimalProbability,
-          versionSpread: result.metrics.reduce((s, m) => s + m.versionSpread, 0) / result.metrics.length,
-        });
+      try {
+        throughput = [];
+        for (const actors of [1, 2, 4]) {
+          const config = { ...ASYNC_REDIS_BASE, seeds: [0] };
+          const result = await trainRedisSeed(config, { ...REDIS_OPTIONS, actors, redis }, 0, url, launch);
+          throughput.push({
+            actors,
+            stepsPerSecond: result.stepsPerSecond,
+            finalOptimalProbability: result.finalOptimalProbability,
+            versionSpread: result.metrics.reduce((s, m) => s + m.versionSpread, 0) / result.metrics.length,
+          });
+        }
+      } catch (error) {
+        // A server that cannot be reached serves neither measurement: say so once, without waiting again.
+        if (unreachable(error)) throw error;
+        throughput = failed(error);
+      }
+      try {
+        const first = seeds.slice(0, REDIS_SOKOBAN_SEEDS);
+        redisSokoban = await realSokoban(variants[0]!, first, redis, url, launch);
+      } catch (error) {
+        redisSokoban = failed(error);
       }
     } finally {
       await server?.stop();
     }
   } catch (error) {
-    throughput = `not measured: ${(error as Error).message}`;
+    throughput = failed(error);
+    redisSokoban = throughput;
   }
-  return { variants, redis: throughput };
+  return { variants, redis: throughput, redisSokoban };
+}
+
+/** The lag-0 variant's setting trained by real actor processes, beside the simulation on the same seeds. */
+async function realSokoban(
+  lag0: AsyncComparison['variants'][number],
+  seeds: readonly number[],
+  redis: string,
+  url: string,
+  launch: ActorLauncher,
+): Promise<RealSokoban> {
+  const options = { ...lag0.variant.options, redis };
+  const results = [];
+  for (const seed of seeds)
+    results.push(await trainRedisSeed(lag0.variant.config, options, seed, url, launch));
+  const simulated = { ...lag0.outcome, results: lag0.outcome.results.slice(0, seeds.length) };
+  return {
+    seeds,
+    simulated: summarizeAsync(simulated),
+    real: summarizeAsync({ config: lag0.variant.config, options, mode: 'redis', results }),
+  };
 }
 
 /**
@@ -239,6 +291,43 @@ export function asyncComparisonResult(comparison: AsyncComparison): RunResult {
           ]),
           ['r', 'r', 'r', 'r'],
         );
+  const sokoban = comparison.redisSokoban;
+  const sokobanTable =
+    typeof sokoban === 'string'
+      ? sokoban
+      : markdownTable(
+          [
+            '4 actors',
+            'final training success',
+            'environment steps',
+            'selected staleness',
+            'version spread',
+            'env steps / s',
+            'actor steps checked: max |log π − log q|',
+          ],
+          (
+            [
+              ['simulated (lag 0)', sokoban.simulated],
+              ['processes over Redis', sokoban.real],
+            ] as const
+          ).map(([label, s]) => {
+            const check = s.behaviourCheck;
+            return [
+              label,
+              f(s.finalOptimalProbability, 3),
+              f(s.environmentSteps, 0),
+              f(s.selectionStaleness, 1),
+              f(s.versionSpread, 2),
+              f(s.stepsPerSecond, 0),
+              check === null ? '—' : `${check.steps}: ${check.maxLogProbGap}`,
+            ];
+          }),
+          ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+        );
+  const sokobanIntro =
+    typeof sokoban === 'string'
+      ? 'real actors on Sokoban:'
+      : `real actors on Sokoban: the lag 0 variant's setting (4 actors, hot-load per step, ${describeMethod(ASYNC_SCENARIO_BASE)}) trained by 4 actor processes over Redis, beside its simulation, on seeds ${sokoban.seeds[0]}–${sokoban.seeds.at(-1)}; mean ± 95% CI:`;
   const base = ASYNC_SCENARIO_BASE;
   const seeds = comparison.variants[0]?.outcome.results.length ?? 0;
   const steps = comparison.variants[0]?.variant.config.maxSamples ?? ASYNC_STEPS;
@@ -255,6 +344,9 @@ export function asyncComparisonResult(comparison: AsyncComparison): RunResult {
     '',
     redisIntro,
     redis.trimEnd(),
+    '',
+    sokobanIntro,
+    sokobanTable.trimEnd(),
     '',
   ];
   return {
@@ -277,6 +369,7 @@ export function asyncComparisonResult(comparison: AsyncComparison): RunResult {
         scenario: 'async',
         variants: comparison.variants.map((v) => ({ label: v.variant.label, ...v.summary })),
         redis: comparison.redis,
+        redisSokoban: comparison.redisSokoban,
       },
       report: [
         '# ftw compare --scenario async',
@@ -290,6 +383,12 @@ export function asyncComparisonResult(comparison: AsyncComparison): RunResult {
         redisIntro,
         '',
         redis,
+        '',
+        '## Real actors on Sokoban',
+        '',
+        sokobanIntro,
+        '',
+        sokobanTable,
         '',
       ].join('\n'),
       files: {},

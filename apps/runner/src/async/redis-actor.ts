@@ -2,9 +2,11 @@ import { PolicyFollower, RedisPool } from '@ftw/redis-pool';
 import type { TrajectoryInput } from '@ftw/replay-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
+import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { ActionDistribution } from '../train/action-distribution.js';
 import { createPolicy } from '../train/create-policy.js';
 import type { AsyncOptions } from './async-options.js';
+import { KeyedPolicyReader } from './keyed-policy.js';
 import { actorEnvironmentSeed, asyncEnvironment } from './train-async-seed.js';
 
 /** What the learner hands an actor process (as JSON in the `FTW_ASYNC_ACTOR` environment variable). */
@@ -41,13 +43,20 @@ export async function runActor(task: ActorTask): Promise<void> {
   const pool = await RedisPool.open(task.url, { name: task.pool });
   const follower = new PolicyFollower(pool, options.hotLoad);
   const distribution = new ActionDistribution(env.numActions);
-  let parameters = new Float64Array(0);
+  const sokoban = env instanceof SokobanEpisodeEnv ? env : null;
+  const keyed = sokoban !== null && config.policy !== 'linear' ? new KeyedPolicyReader() : null;
+  let parameters: Float64Array = new Float64Array(0);
   let loaded = -1;
   const load = (version: number, bytes: Uint8Array): void => {
     if (version === loaded) return;
-    parameters = new Float64Array(bytes.slice().buffer);
+    parameters = keyed === null ? new Float64Array(bytes.slice().buffer) : keyed.load(bytes);
     loaded = version;
   };
+  /** The row of the published policy to act with: the learner's row of a Sokoban position (see above). */
+  const rowOf = (observation: number): number =>
+    keyed === null
+      ? observation
+      : (keyed.rowOf(sokoban!.positionName(observation)) ?? parameters.length / env.numActions);
   let pending: TrajectoryInput[] = [];
   let ids: string[] = [];
   for (let episode = 0; ; episode++) {
@@ -58,15 +67,17 @@ export async function runActor(task: ActorTask): Promise<void> {
     const actions: number[] = [];
     const logProbs: number[] = [];
     const versions: number[] = [];
+    const positions: string[] = [];
     let total = 0;
     for (;;) {
       if (observations.length > 0) {
         const current = await follower.beforeStep();
         load(current.version, current.parameters);
       }
-      distribution.of(policy, observation, parameters);
+      distribution.of(policy, rowOf(observation), parameters);
       const action = distribution.sample(random());
-      observations.push(observation);
+      if (sokoban === null) observations.push(observation);
+      else positions.push(sokoban.positionName(observation));
       actions.push(action);
       logProbs.push(distribution.logProbability(action));
       versions.push(loaded);
@@ -75,7 +86,11 @@ export async function runActor(task: ActorTask): Promise<void> {
       if (result.terminated || result.truncated) break;
       observation = result.observation;
     }
-    pending.push({ actions, logProbs, versions, return: total, observations });
+    pending.push(
+      sokoban === null
+        ? { actions, logProbs, versions, return: total, observations }
+        : { actions, logProbs, versions, return: total, metadata: { positions } },
+    );
     ids.push(`${task.actor}-${episode}`);
     if (pending.length >= PUSH_EVERY) {
       await pool.pushMany(pending, { ids, timeoutMs: 600_000 });

@@ -1,8 +1,11 @@
 import { type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TrainConfig } from '../config/train-config.js';
+import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
+import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
 import { asyncRunResult } from './async-training-run.js';
 import { ASYNC_REDIS_BASE } from './compare-async.js';
-import { trainRedisSeed } from './redis-training.js';
+import { learnerEpisode, trainRedisSeed } from './redis-training.js';
 import { sourceLauncher } from './testing/source-launcher.js';
 
 let server: RedisServer | undefined;
@@ -40,7 +43,41 @@ describe('trainRedisSeed', () => {
     // FTW selected from the mirrored pool and measured its staleness.
     const staleness = result.metrics.flatMap((m) => (m.poolStaleness === null ? [] : [m.poolStaleness]));
     expect(staleness.length).toBeGreaterThan(0);
+    // The actors acted with exactly the policy the learner published.
+    expect(result.behaviourCheck.steps).toBeGreaterThan(0);
+    expect(result.behaviourCheck.maxLogProbGap).toBe(0);
   });
+
+  for (const policy of ['tabular', 'linear'] as const) {
+    it(`trains Sokoban (${policy} policy) with actor processes that number positions themselves`, async () => {
+      const { maxSamples: _, ...base } = SOKOBAN_SCENARIO.base;
+      const config: TrainConfig = { ...base, seeds: [0], iterations: 40, policy };
+      const options = {
+        actors: 2,
+        redis: server!.url,
+        lag: 0,
+        hotLoad: 'step' as const,
+        is: { kind: 'none' as const },
+        horizon: 1,
+      };
+      const result = await trainRedisSeed(config, options, 0, server!.url, sourceLauncher);
+      expect(result.metrics).toHaveLength(40);
+      expect(result.malformed).toBe(0);
+      expect(result.updates).toBeGreaterThan(0);
+      // Every step the learner could score again (taken with its current version) has the log-probability
+      // the actor recorded: the learner numbered the actors' positions and published its rows (tabular)
+      // so that both read the same row, or the same features (linear), for every position.
+      expect(result.behaviourCheck.steps).toBeGreaterThan(100);
+      expect(result.behaviourCheck.maxLogProbGap).toBe(0);
+      // ... and the policy moved (a learner that read no position would agree with its actors on a policy
+      // stuck at uniform): the selected elites' behaviour differs from the current policy.
+      expect(result.metrics.some((m) => m.logWeightMax !== null && m.logWeightMax !== 0)).toBe(true);
+      for (const m of result.metrics) {
+        expect(m.optimalProbability).toBeGreaterThanOrEqual(0);
+        expect(m.optimalProbability).toBeLessThanOrEqual(1);
+      }
+    });
+  }
   it('runs actors on a server that wants a password, and records its URL without the password', async () => {
     const guarded = await startRedisServer({ args: ['--requirepass', 'Sup3rSecret'] });
     try {
@@ -65,5 +102,52 @@ describe('trainRedisSeed', () => {
     } finally {
       await guarded.stop();
     }
+  });
+});
+
+describe('learnerEpisode', () => {
+  const levels = SOKOBAN_SCENARIO.base.environment as ConstructorParameters<typeof SokobanEpisodeEnv>[0];
+  const steps = (n: number) => ({
+    actions: new Int32Array(n),
+    logProbs: new Float64Array(n).fill(-Math.log(4)),
+    versions: new Uint32Array(n),
+    return: 1,
+  });
+
+  it("numbers a Sokoban actor's positions by name in the learner's registry", () => {
+    const learner = new SokobanEpisodeEnv(levels, 0);
+    const actor = new SokobanEpisodeEnv(levels, 5);
+    const own = [actor.reset()];
+    for (let t = 0; t < 6; t++) own.push(actor.step(t % 4).observation);
+    const positions = own.map((id) => actor.positionName(id));
+    const episode = learnerEpisode({ ...steps(7), metadata: { positions } }, learner)!;
+    expect(Array.from(episode.observations)).toEqual(positions.map((n) => learner.idOfPosition(n)));
+    expect(Array.from(episode.observations).map((id) => learner.positionName(id))).toEqual(positions);
+    expect(episode.length).toBe(7);
+  });
+
+  it('keeps bandit observation ids (0 without any)', () => {
+    const episode = learnerEpisode({ ...steps(2), observations: Float64Array.of(1, 0) }, null)!;
+    expect(Array.from(episode.observations)).toEqual([1, 0]);
+    expect(Array.from(learnerEpisode(steps(2), null)!.observations)).toEqual([0, 0]);
+  });
+
+  it('skips a Sokoban trajectory without one valid name per step, numbering none of its positions', () => {
+    const learner = new SokobanEpisodeEnv(levels, 0);
+    const actor = new SokobanEpisodeEnv(levels, 5);
+    const start = actor.positionName(actor.reset());
+    for (const metadata of [
+      undefined,
+      null,
+      7,
+      { positions: start },
+      { positions: [start] },
+      { positions: [start, 3] },
+      { positions: [start, '99|ab'] },
+      { positions: [start, `0|${String.fromCharCode(0, 0)}`] },
+    ]) {
+      expect(learnerEpisode({ ...steps(2), metadata }, learner)).toBeNull();
+    }
+    expect(learner.observationCount).toBe(0);
   });
 });

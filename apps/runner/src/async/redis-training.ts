@@ -2,10 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { PoolMirror, RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
+import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
+import { ActionDistribution } from '../train/action-distribution.js';
 import { createPolicy } from '../train/create-policy.js';
 import type { Episode } from '../train/episode.js';
 import { createOptimizer } from '../train/optimizer.js';
 import type { AsyncOptions } from './async-options.js';
+import { encodeKeyedPolicy } from './keyed-policy.js';
 import { ACTOR_VARIABLE, type ActorTask } from './redis-actor.js';
 import type { AsyncIterationMetrics, AsyncSeedResult } from './train-async-seed.js';
 import { asyncEnvironment, asyncIterationMetrics, asyncLearner } from './train-async-seed.js';
@@ -14,8 +17,18 @@ import { asyncEnvironment, asyncIterationMetrics, asyncLearner } from './train-a
 export interface RedisSeedResult extends AsyncSeedResult {
   /** Environment steps consumed by the learner per second of wall time, from the first episode's arrival. */
   readonly stepsPerSecond: number;
-  /** Malformed stream entries the learner skipped. */
+  /**
+   * Stream entries the learner skipped: malformed, or (Sokoban) without one valid position name per step.
+   */
   readonly malformed: number;
+  /**
+   * The learner's check that actors act with the policy it published: every step taken with the learner's
+   * current version is scored again by the learner's own policy, and the largest |log π(a|o) − log q(a|o)|
+   * between its log-probability and the one the actor recorded is kept. The same parameters, position and
+   * arithmetic give the same number, so anything above 0 means an actor read another row, other features
+   * or another version than the learner holds.
+   */
+  readonly behaviourCheck: { readonly steps: number; readonly maxLogProbGap: number };
 }
 
 /** How actor processes are started: the runner's own CLI again, with {@link ACTOR_VARIABLE} set. */
@@ -41,16 +54,45 @@ export async function redisForRun(redis: string): Promise<{ url: string; server:
   return { url: server.url, server };
 }
 
-function episodeOf(t: {
-  actions: Int32Array;
-  logProbs: Float64Array;
-  versions: Uint32Array;
-  return: number;
-  observations?: Float64Array | undefined;
-}): Episode {
+/** A trajectory as the mirror holds it. */
+export interface MirroredTrajectory {
+  readonly actions: Int32Array;
+  readonly logProbs: Float64Array;
+  readonly versions: Uint32Array;
+  readonly return: number;
+  readonly observations?: Float64Array | undefined;
+  readonly metadata?: unknown;
+}
+
+/**
+ * The learner's episode of a trajectory an actor pushed. A Sokoban actor sends its steps' positions by
+ * name (`metadata.positions`), numbered here in the learner's registry (`idsOfPositions`, which creates the
+ * ids of new positions, all or none); a bandit actor sends observation ids.
+ *
+ * @param t - the trajectory, as the learner's mirror holds it
+ * @param sokoban - the learner's Sokoban environment, or null for a bandit
+ * @returns the episode, or null for a Sokoban trajectory without one valid position name per step (the
+ *   learner skips it and counts it as malformed)
+ */
+export function learnerEpisode(t: MirroredTrajectory, sokoban: SokobanEpisodeEnv | null): Episode | null {
+  const length = t.actions.length;
+  let observations: Int32Array;
+  if (sokoban === null) {
+    observations = Int32Array.from(t.observations ?? new Float64Array(length));
+  } else {
+    const positions = (t.metadata as { positions?: unknown } | null | undefined)?.positions;
+    if (!Array.isArray(positions) || positions.length !== length) return null;
+    if (!positions.every((name) => typeof name === 'string')) return null;
+    try {
+      observations = sokoban.idsOfPositions(positions);
+    } catch (error) {
+      if (error instanceof RangeError) return null;
+      throw error;
+    }
+  }
   return {
-    length: t.actions.length,
-    observations: Int32Array.from(t.observations ?? new Float64Array(t.actions.length)),
+    length,
+    observations,
     actions: Int32Array.from(t.actions),
     logProbs: Float64Array.from(t.logProbs),
     versions: Uint32Array.from(t.versions),
@@ -97,15 +139,31 @@ export async function trainRedisSeed(
     rateLimit: { updatesPerInsert: r, minSize: config.rollouts, tolerance: Math.max(1, r) },
   });
   const mirror = await PoolMirror.open(url, { name });
+  // Sokoban actors number positions themselves: they send names, and a tabular policy is published with
+  // the name of each of its rows (a linear policy's weights mean the same in every process).
+  const sokoban = env instanceof SokobanEpisodeEnv ? env : null;
+  const names = sokoban === null || config.policy === 'linear' ? null : sokoban;
   let version = 0;
   const publish = () =>
-    pool.publishPolicy(version, new Uint8Array(Float64Array.from(policy.parameters).buffer));
+    pool.publishPolicy(
+      version,
+      names === null
+        ? new Uint8Array(Float64Array.from(policy.parameters).buffer)
+        : encodeKeyedPolicy(policy.parameters, {
+            count: names.observationCount,
+            nameOf: (id) => names.positionName(id),
+          }),
+    );
   await publish();
   const children = Array.from({ length: options.actors }, (_, actor) =>
     launch({ url, pool: name, config, options, seed, actor }),
   );
   const metrics: AsyncIterationMetrics[] = [];
   let samples = 0;
+  let unreadable = 0;
+  const distribution = new ActionDistribution(env.numActions);
+  let checkedSteps = 0;
+  let maxLogProbGap = 0;
   // The clock starts when the first episode arrives, so that process start-up is not counted.
   let started = 0;
   try {
@@ -123,7 +181,11 @@ export async function trainRedisSeed(
         const { added } = await Promise.race([mirror.sync({ blockMs: 1000 }), failed]);
         if (started === 0 && added > 0) started = performance.now();
         const size = mirror.pool.size;
-        for (let p = size - added; p < size; p++) fresh.push(episodeOf(mirror.pool.at(p)));
+        for (let p = size - added; p < size; p++) {
+          const episode = learnerEpisode(mirror.pool.at(p), sokoban);
+          if (episode === null) unreadable++;
+          else fresh.push(episode);
+        }
       }
       // With `rollouts` new episodes in, the rate limiter grants this update at once; it is what keeps
       // the actors at most about one iteration ahead.
@@ -132,6 +194,14 @@ export async function trainRedisSeed(
       for (const e of fresh) {
         samples += e.length;
         returnSum += e.return;
+        for (let t = 0; t < e.length; t++) {
+          if (e.versions[t] !== version) continue;
+          distribution.of(policy, e.observations[t]!);
+          const gap = Math.abs(distribution.logProbability(e.actions[t]!) - e.logProbs[t]!);
+          // NaN (no log-probability at all) counts as the largest gap there is.
+          maxLogProbGap = Number.isNaN(gap) ? Number.POSITIVE_INFINITY : Math.max(maxLogProbGap, gap);
+          checkedSteps++;
+        }
       }
       const stats = updater.update(fresh, version);
       if (stats !== null) {
@@ -167,6 +237,7 @@ export async function trainRedisSeed(
     environmentSteps: samples,
     updates: version,
     stepsPerSecond: samples / seconds,
-    malformed: mirror.malformedCount,
+    malformed: mirror.malformedCount + unreadable,
+    behaviourCheck: { steps: checkedSteps, maxLogProbGap },
   };
 }

@@ -110,6 +110,61 @@ describe('SokobanEpisodeEnv', () => {
     expect(a.together.observationCount).toBe(shared.count);
   });
 
+  it('numbers by name the positions that environments with registries of their own met (actor processes)', () => {
+    // Actors A and B (seeds 1 and 2) number positions each on its own; the learner L numbers them again
+    // from their names. Each of L's ids must carry the features the actor computed for its own id, and a
+    // position both actors met must get one id.
+    const learner = new SokobanEpisodeEnv(SMALL, 0);
+    const actors = [1, 2].map((seed) => new SokobanEpisodeEnv(SMALL, seed));
+    const row = (data: Float32Array, id: number) =>
+      Array.from(data.subarray(id * FEATURE_COUNT, (id + 1) * FEATURE_COUNT));
+    const idByName = new Map<string, number>();
+    const record = (actor: SokobanEpisodeEnv, own: number) => {
+      const name = actor.positionName(own);
+      const id = learner.idOfPosition(name);
+      expect(idByName.get(name) ?? id).toBe(id);
+      idByName.set(name, id);
+      expect(learner.positionName(id)).toBe(name);
+      expect(row(learner.featureData, id)).toEqual(row(actor.featureData, own));
+    };
+    const seen = actors.map(() => new Set<string>());
+    for (const [i, actor] of actors.entries()) {
+      const id = actor.reset();
+      seen[i]!.add(actor.positionName(id));
+      record(actor, id);
+    }
+    for (let t = 0; t < 300; t++) {
+      for (const [i, actor] of actors.entries()) {
+        const step = actor.step((t * 7 + 3 * i) % 4);
+        const id = step.terminated || step.truncated ? actor.reset() : step.observation;
+        seen[i]!.add(actor.positionName(id));
+        record(actor, id);
+      }
+    }
+    const both = [...seen[0]!].filter((n) => seen[1]!.has(n)).length;
+    expect(both).toBeGreaterThan(0);
+    expect(learner.observationCount).toBe(seen[0]!.size + seen[1]!.size - both);
+    expect(new Set(idByName.values()).size).toBe(idByName.size);
+  });
+
+  it('refuses a position name that is not one of its training positions, naming it', () => {
+    const env = new SokobanEpisodeEnv(SMALL, 0);
+    const start = env.positionName(env.reset());
+    const key = start.slice(start.indexOf('|') + 1);
+    expect(env.idOfPosition(start)).toBe(0);
+    for (const bad of [key, `x|${key}`, `-1|${key}`, `01|${key}`, `4|${key}`, `|${key}`]) {
+      expect(() => env.idOfPosition(bad)).toThrow(
+        `name must be <training level>|<key> with a level in 0 … 3, got ${JSON.stringify(bad)}`,
+      );
+    }
+    expect(() => env.idOfPosition('0|')).toThrow(/^key must have 2 cells \(the player, then 1 box\), got ""/);
+    expect(() => env.idOfPosition(`0|${String.fromCharCode(0, 1)}`)).toThrow(
+      /puts the player on a wall: cell 0/,
+    );
+    expect(env.observationCount).toBe(1);
+    expect(() => env.positionName(1)).toThrow('id must be an id handed out (0 … 0), got 1');
+  });
+
   it('subtracts the length tie-break from every reward', () => {
     const plain = new SokobanEpisodeEnv(SMALL, 4);
     const tied = new SokobanEpisodeEnv({ ...SMALL, lengthTiebreak: 1e-6 }, 4);

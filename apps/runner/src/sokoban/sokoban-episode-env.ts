@@ -1,6 +1,7 @@
 import { generateLevel, type Level, SokobanEnv, seededUniform } from '@ftw/sokoban';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from '../train/episode-env.js';
 import type { Policy } from '../train/policy.js';
+import { positionGrid } from './position-grid.js';
 import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
 import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
 import { SokobanObservations } from './sokoban-observations.js';
@@ -123,6 +124,63 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
         ? 0
         : this.#idOf(observation.key, observation.grid, observation.width, observation.height);
     return step;
+  }
+
+  /**
+   * @param id - an observation id this environment's registry handed out
+   * @returns the position's name, `<training level>|<key>`, the same in every process of the level set
+   * @throws RangeError when no position has this id
+   */
+  positionName(id: number): string {
+    return this.#observations.nameOf(id);
+  }
+
+  /**
+   * The ids of training positions given by their names ({@link SokobanEpisodeEnv.positionName} of another
+   * environment of the same level set, in this process or another), created with their features when new:
+   * how a learner numbers the positions its actor processes played. All or nothing: when one name is
+   * refused, no id is created.
+   *
+   * @param names - `<training level>|<key>` each
+   * @returns the ids in this environment's registry, one per name
+   * @throws RangeError naming the first name whose level is not a training level's index or whose key does
+   *   not fit that level (see {@link positionGrid})
+   */
+  idsOfPositions(names: readonly string[]): Int32Array {
+    const levels = new Int32Array(names.length);
+    const grids: (Uint8Array | undefined)[] = [];
+    for (const [i, name] of names.entries()) {
+      const bar = name.indexOf('|');
+      const digits = name.slice(0, Math.max(bar, 0));
+      const level = bar > 0 && /^(0|[1-9]\d*)$/.test(digits) ? Number(digits) : -1;
+      if (!(level >= 0 && level < this.trainingLevels.length)) {
+        throw new RangeError(
+          `name must be <training level>|<key> with a level in 0 … ${this.trainingLevels.length - 1}, got ${JSON.stringify(name)}`,
+        );
+      }
+      levels[i] = level;
+      const key = name.slice(bar + 1);
+      if (this.#observations.find(level, key) === undefined) {
+        grids[i] = positionGrid(this.trainingLevels[level]!, key);
+      }
+    }
+    const ids = new Int32Array(names.length);
+    for (const [i, name] of names.entries()) {
+      const level = levels[i]!;
+      const board = this.trainingLevels[level]!;
+      const key = name.slice(name.indexOf('|') + 1);
+      ids[i] = this.#observations.idOf(level, key, grids[i] ?? board.grid, board.width, board.height);
+    }
+    return ids;
+  }
+
+  /**
+   * @param name - `<training level>|<key>`
+   * @returns its id, created when new (see {@link SokobanEpisodeEnv.idsOfPositions})
+   * @throws RangeError naming the name when it is not a training position of this level set
+   */
+  idOfPosition(name: string): number {
+    return this.idsOfPositions([name])[0]!;
   }
 
   /** The features of every id, {@link FEATURE_COUNT} per id, row-major (replaced when it grows). */

@@ -19,11 +19,13 @@ import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
  * ids.idOf(1, 'a', grid, 6, 3); // 1 (same position key, another level)
  * ids.idOf(0, 'a', grid, 6, 3); // 0 (known)
  * ids.count; // 2
+ * ids.nameOf(1); // '1|a'
  * ids.featureData[FEATURE_COUNT - 1]; // 1 (id 0's bias feature)
  * ```
  */
 export class SokobanObservations {
   readonly #ids = new Map<string, number>();
+  readonly #names: string[] = [];
   #features = new Float32Array(64 * FEATURE_COUNT);
 
   /** Ids handed out so far (ids are 0 … count − 1). */
@@ -39,6 +41,19 @@ export class SokobanObservations {
   /** Bytes held for features. */
   get featureBytes(): number {
     return this.#features.byteLength;
+  }
+
+  /**
+   * @param id - an id handed out (0 … count − 1)
+   * @returns its position's name, `<level>|<key>`: the training level's index and the position's key
+   * @throws RangeError when no position has this id
+   */
+  nameOf(id: number): string {
+    const name = this.#names[id];
+    if (name === undefined) {
+      throw new RangeError(`id must be an id handed out (0 … ${this.count - 1}), got ${String(id)}`);
+    }
+    return name;
   }
 
   /**
@@ -66,6 +81,7 @@ export class SokobanObservations {
     if (known !== undefined) return known;
     const id = this.#ids.size;
     this.#ids.set(name, id);
+    this.#names.push(name);
     if ((id + 1) * FEATURE_COUNT > this.#features.length) {
       const grown = new Float32Array(2 * this.#features.length);
       grown.set(this.#features);

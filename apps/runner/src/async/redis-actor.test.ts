@@ -1,0 +1,133 @@
+import { once } from 'node:events';
+import { PoolMirror, RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
+import { SokobanEnv } from '@ftw/sokoban';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TrainConfig } from '../config/train-config.js';
+import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
+import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
+import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
+import type { AsyncOptions } from './async-options.js';
+import { encodeKeyedPolicy } from './keyed-policy.js';
+import { sourceLauncher } from './testing/source-launcher.js';
+
+let server: RedisServer | undefined;
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const OPTIONS: AsyncOptions = {
+  actors: 1,
+  redis: 'private',
+  lag: 0,
+  hotLoad: 'episode',
+  is: { kind: 'none' },
+  horizon: 1,
+};
+
+/** Right (action 3) with logit 50: taken with probability 1 − 3e^−50, log-probability within 1e-20 of 0. */
+const SURE = 50;
+
+interface Pushed {
+  readonly actions: Int32Array;
+  readonly logProbs: Float64Array;
+  readonly versions: Uint32Array;
+  readonly observations?: Float64Array | undefined;
+  readonly positions: readonly string[];
+}
+
+/**
+ * Publishes `policy` as version 0 of a new pool, starts one real actor process (from the sources) on it and
+ * returns the first 16 episodes it pushes.
+ */
+async function actorEpisodes(config: TrainConfig, policy: Uint8Array): Promise<Pushed[]> {
+  const url = server!.url;
+  const name = `actor-${config.policy ?? 'tabular'}-${Date.now().toString(36)}`;
+  const pool = await RedisPool.open(url, { name, capacity: 1000 });
+  const mirror = await PoolMirror.open(url, { name });
+  await pool.publishPolicy(0, policy);
+  const child = sourceLauncher({ url, pool: name, config, options: OPTIONS, seed: 0, actor: 0 });
+  try {
+    const deadline = Date.now() + 60_000;
+    while (mirror.pool.size < 16) {
+      if (Date.now() > deadline) throw new Error(`the actor pushed ${mirror.pool.size} episodes in 60 s`);
+      await mirror.sync({ blockMs: 500 });
+    }
+    expect(mirror.malformedCount).toBe(0);
+    return Array.from({ length: 16 }, (_, p) => {
+      const t = mirror.pool.at(p);
+      return { ...t, positions: (t.metadata as { positions: string[] }).positions };
+    });
+  } finally {
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+    await Promise.all([pool.close(), mirror.close()]);
+  }
+}
+
+describe('an actor process with --env sokoban', () => {
+  const environment = SOKOBAN_SCENARIO.base.environment;
+  const config = (policy: 'tabular' | 'linear'): TrainConfig => {
+    const { maxSamples: _, ...base } = SOKOBAN_SCENARIO.base;
+    return { ...base, seeds: [0], iterations: 10, policy };
+  };
+  // The test numbers positions as a learner would: only the start position of each training level.
+  const levels = new SokobanEpisodeEnv(environment as ConstructorParameters<typeof SokobanEpisodeEnv>[0], 0)
+    .trainingLevels;
+  const starts = levels.map((level, i) => `${i}|${new SokobanEnv({ level }).reset().observation.key}`);
+
+  it('sends each step by name, and acts with the learner row of its position, uniform off the learner table', async () => {
+    // Rows in the learner's numbering, here the reverse of the levels' order, so that a row read by the
+    // actor's own id would be another position's.
+    const names = [...starts].reverse();
+    const parameters = new Float64Array(names.length * 4);
+    for (let row = 0; row < names.length; row++) parameters[row * 4 + 3] = SURE;
+    // One row less than the names: the last-named position has no row yet and must read as uniform.
+    const published = encodeKeyedPolicy(parameters.subarray(0, parameters.length - 4), {
+      count: names.length,
+      nameOf: (id) => names[id]!,
+    });
+    const episodes = await actorEpisodes(config('tabular'), published);
+    const check = new SokobanEpisodeEnv(environment as ConstructorParameters<typeof SokobanEpisodeEnv>[0], 0);
+    let sure = 0;
+    let uniform = 0;
+    for (const e of episodes) {
+      expect(e.observations).toBeUndefined();
+      expect(e.positions).toHaveLength(e.actions.length);
+      expect(starts).toContain(e.positions[0]);
+      expect(Array.from(e.versions).every((v) => v === 0)).toBe(true);
+      for (const [t, position] of e.positions.entries()) {
+        check.idOfPosition(position); // a training position of the same level set
+        const row = names.indexOf(position);
+        if (row !== -1 && row < names.length - 1) {
+          expect(e.actions[t]).toBe(3);
+          expect(e.logProbs[t]).toBeGreaterThan(-1e-20);
+          sure++;
+        } else {
+          expect(e.logProbs[t]).toBe(-Math.log(4));
+          uniform++;
+        }
+      }
+    }
+    expect(sure).toBeGreaterThan(0);
+    expect(uniform).toBeGreaterThan(0);
+  });
+
+  it('acts with a linear policy on the features of its own position', async () => {
+    // Bias feature (the last) of Right weighted SURE: Right everywhere.
+    const weights = new Float64Array(4 * FEATURE_COUNT);
+    weights[3 * FEATURE_COUNT + FEATURE_COUNT - 1] = SURE;
+    const episodes = await actorEpisodes(config('linear'), new Uint8Array(weights.buffer));
+    for (const e of episodes) {
+      expect(e.positions).toHaveLength(e.actions.length);
+      expect(starts).toContain(e.positions[0]);
+      for (let t = 0; t < e.actions.length; t++) {
+        expect(e.actions[t]).toBe(3);
+        expect(e.logProbs[t]).toBeGreaterThan(-1e-20);
+      }
+    }
+  });
+});
