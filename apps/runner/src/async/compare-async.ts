@@ -303,7 +303,7 @@ export function asyncComparisonResult(comparison: AsyncComparison): RunResult {
             'selected staleness',
             'version spread',
             'env steps / s',
-            'actor steps checked: max |log π − log q|',
+            'steps rescored: largest log-prob gap',
           ],
           (
             [

@@ -70,7 +70,7 @@ export async function runActor(task: ActorTask): Promise<void> {
     const positions: string[] = [];
     let total = 0;
     for (;;) {
-      if (observations.length > 0) {
+      if (actions.length > 0) {
         const current = await follower.beforeStep();
         load(current.version, current.parameters);
       }

@@ -72,6 +72,10 @@ describe('trainRedisSeed', () => {
       // ... and the policy moved (a learner that read no position would agree with its actors on a policy
       // stuck at uniform): the selected elites' behaviour differs from the current policy.
       expect(result.metrics.some((m) => m.logWeightMax !== null && m.logWeightMax !== 0)).toBe(true);
+      // Actors load the newest policy before every step (hot-load per step): episodes of up to 30 steps
+      // span the learner's updates. In four runs of this test 45–60% of the iterations had some; an actor
+      // that loaded only per episode would have none.
+      expect(result.metrics.filter((m) => m.multiVersionShare > 0).length).toBeGreaterThan(0);
       for (const m of result.metrics) {
         expect(m.optimalProbability).toBeGreaterThanOrEqual(0);
         expect(m.optimalProbability).toBeLessThanOrEqual(1);
