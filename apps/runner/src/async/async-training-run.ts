@@ -6,7 +6,7 @@ import { markdownTable } from '../report/markdown-table.js';
 import type { RunResult } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
-import { describeEnvironment, describeMethod } from '../train/describe-config.js';
+import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
 import type { AsyncOptions } from './async-options.js';
 import {
   type ActorLauncher,
@@ -149,7 +149,7 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
   const table = markdownTable(
     ['figure', 'mean ± 95% CI over seeds'],
     [
-      ['final P(optimal action)', f(summary.finalOptimalProbability, 4)],
+      [`final ${scoreName(outcome.config.environment).label}`, f(summary.finalOptimalProbability, 4)],
       ['environment steps', f(summary.environmentSteps, 0)],
       ['version spread inside trajectories', f(summary.versionSpread, 3)],
       ['share of multi-version trajectories', f(summary.multiVersionShare, 3)],

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
+import { SOKOBAN_LEVELS } from '../sokoban/sokoban-scenario.js';
 import type { BandPoint } from '../stats/curve-band.js';
 import { meanInterval } from '../stats/mean-interval.js';
 import { summarizeSeeds } from '../train/summarize-seeds.js';
 import { type SeedResult, trainSeed } from '../train/train-seed.js';
-import { type TrainingOutcome, trainingCurves } from './training-run.js';
+import { seedTable, type TrainingOutcome, trainingCurves } from './training-run.js';
 
 type Row = SeedResult['metrics'][number];
 
@@ -99,5 +100,19 @@ describe('trainingCurves', () => {
     const many = outcome(Array.from({ length: 11 }, (_, i) => i));
     const series = new Set(trainingCurves(many).probability.map((p) => p.series));
     expect([...series]).toEqual(['mean']);
+  });
+});
+
+describe('seedTable', () => {
+  it("heads the score column with what the environment's score measures", () => {
+    expect(seedTable(outcome([0])).split('\n')[0]).toMatch(
+      /^\| seed +\| P\(optimal action\) +\| +mean reward/,
+    );
+    const config = { ...REPRODUCE_CONFIG, environment: SOKOBAN_LEVELS, iterations: 3, seeds: [0] };
+    const results = [trainSeed(config, 0)];
+    const sokoban = { config, results, summary: summarizeSeeds(results), trainingMs: 0 };
+    expect(seedTable(sokoban).split('\n')[0]).toMatch(
+      /^\| seed +\| success on training levels +\| +mean reward/,
+    );
   });
 });

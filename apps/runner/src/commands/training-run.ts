@@ -7,7 +7,7 @@ import { renderSvg } from '../report/render-svg.js';
 import type { RunArtifacts } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
-import { describeEnvironment, describeMethod } from '../train/describe-config.js';
+import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
 import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
 import { type SeedResult, trainSeed } from '../train/train-seed.js';
 
@@ -89,7 +89,13 @@ export function seedTable(outcome: TrainingOutcome): string {
     `${s.samplesTo90 === null ? '—' : formatInterval(s.samplesTo90, 0)} (${s.reached90}/${s.seeds.length})`,
   ]);
   return markdownTable(
-    ['seed', 'P(optimal action)', 'mean reward', 'cumulative regret', 'samples to 0.9'],
+    [
+      'seed',
+      scoreName(outcome.config.environment).label,
+      'mean reward',
+      'cumulative regret',
+      'samples to 0.9',
+    ],
     rows,
     ['l', 'r', 'r', 'r', 'r'],
   );
@@ -205,12 +211,13 @@ async function trainingCharts(outcome: TrainingOutcome): Promise<Record<string, 
   const { config } = outcome;
   const { probability, returns, kl } = trainingCurves(outcome);
   const subtitle = [describeEnvironment(config.environment), describeMethod(config)];
+  const score = scoreName(config.environment);
   const files: Record<string, string> = {
     'optimal-probability.svg': await renderSvg(
       learningCurveChart(probability, {
-        title: 'Probability of the optimal action',
+        title: score.title,
         subtitle,
-        yTitle: 'P(optimal action)',
+        yTitle: score.label,
         unitInterval: true,
         legend: 'curve',
       }),

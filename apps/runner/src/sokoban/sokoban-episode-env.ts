@@ -1,4 +1,5 @@
 import { generateLevel, type Level, SokobanEnv, seededUniform } from '@ftw/sokoban';
+import { scoreName } from '../train/describe-config.js';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from '../train/episode-env.js';
 import type { Policy } from '../train/policy.js';
 import { positionGrid } from './position-grid.js';
@@ -44,7 +45,7 @@ function isFeaturePolicy(policy: Policy): policy is FeaturePolicy {
  */
 export class SokobanEpisodeEnv implements EpisodeEnv {
   readonly numActions = 4;
-  readonly scoreLabel = 'success on training levels';
+  readonly scoreLabel = scoreName({ kind: 'sokoban' }).label;
   /** The training levels. */
   readonly trainingLevels: readonly Level[];
   /** The held-out levels. */

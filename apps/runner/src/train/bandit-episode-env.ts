@@ -1,5 +1,6 @@
 import type { BanditEnv } from '@ftw/bandit';
 import { ActionDistribution } from './action-distribution.js';
+import { scoreName } from './describe-config.js';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from './episode-env.js';
 import type { Policy } from './policy.js';
 
@@ -21,7 +22,7 @@ import type { Policy } from './policy.js';
 export class BanditEpisodeEnv implements EpisodeEnv {
   readonly numActions: number;
   readonly observationCount: number;
-  readonly scoreLabel = 'P(optimal action)';
+  readonly scoreLabel = scoreName({ kind: 'gaussian' }).label;
   readonly #bandit: BanditEnv;
   readonly #optimal: Int32Array;
   /** μ*_o − μ_o(a), row o, column a: the regret of each arm in each task. */

@@ -1,5 +1,33 @@
 import type { EnvironmentConfig, TrainConfig } from '../config/train-config.js';
 
+/** What an environment's headline score (`Evaluation.score`) measures: a label and a chart title. */
+export interface ScoreName {
+  /** For table headers and axes, e.g. `P(optimal action)`. */
+  readonly label: string;
+  /** For chart titles. */
+  readonly title: string;
+}
+
+const BANDIT_SCORE: ScoreName = { label: 'P(optimal action)', title: 'Probability of the optimal action' };
+const SOKOBAN_SCORE: ScoreName = {
+  label: 'success on training levels',
+  title: 'Greedy success on the training levels',
+};
+
+/**
+ * What the headline score of an environment measures (each `EpisodeEnv`'s `scoreLabel` is this label).
+ *
+ * @param env - the environment configuration
+ * @returns its label and chart title
+ * @example
+ * ```ts
+ * scoreName(REPRODUCE_CONFIG.environment).label; // 'P(optimal action)'
+ * ```
+ */
+export function scoreName(env: Pick<EnvironmentConfig, 'kind'>): ScoreName {
+  return env.kind === 'sokoban' ? SOKOBAN_SCORE : BANDIT_SCORE;
+}
+
 /**
  * A one-line human description of an environment.
  *
