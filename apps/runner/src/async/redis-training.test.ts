@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainConfig } from '../config/train-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
+import type { AsyncOptions } from './async-options.js';
 import { asyncRunResult } from './async-training-run.js';
 import { ASYNC_REDIS_BASE } from './compare-async.js';
 import { learnerEpisode, trainRedisSeed } from './redis-training.js';
@@ -16,17 +17,20 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** Two actor processes on the test's server, loading the policy before every step. */
+const twoActors = (horizon: number): AsyncOptions => ({
+  actors: 2,
+  redis: server!.url,
+  lag: 0,
+  hotLoad: 'step',
+  is: { kind: 'none' },
+  horizon,
+});
+
 describe('trainRedisSeed', () => {
   it('trains with actor processes over Redis, whole multi-step episodes, versions per step', async () => {
     const config = { ...ASYNC_REDIS_BASE, iterations: 25, seeds: [0] };
-    const options = {
-      actors: 2,
-      redis: server!.url,
-      lag: 0,
-      hotLoad: 'step' as const,
-      is: { kind: 'none' as const },
-      horizon: 4,
-    };
+    const options = twoActors(4);
     const result = await trainRedisSeed(config, options, 0, server!.url, sourceLauncher);
     expect(result.metrics).toHaveLength(25);
     expect(result.malformed).toBe(0);
@@ -52,14 +56,7 @@ describe('trainRedisSeed', () => {
     it(`trains Sokoban (${policy} policy) with actor processes that number positions themselves`, async () => {
       const { maxSamples: _, ...base } = SOKOBAN_SCENARIO.base;
       const config: TrainConfig = { ...base, seeds: [0], iterations: 40, policy };
-      const options = {
-        actors: 2,
-        redis: server!.url,
-        lag: 0,
-        hotLoad: 'step' as const,
-        is: { kind: 'none' as const },
-        horizon: 1,
-      };
+      const options = twoActors(1);
       const result = await trainRedisSeed(config, options, 0, server!.url, sourceLauncher);
       expect(result.metrics).toHaveLength(40);
       expect(result.malformed).toBe(0);
