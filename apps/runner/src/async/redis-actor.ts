@@ -32,6 +32,12 @@ const PUSH_EVERY = 8;
  * and pushing whole episodes (ids `<actor>-<episode>`, so a retried push adds nothing). Runs until the
  * learner kills it; the pool's rate limiter keeps it at most about one iteration ahead of the learner.
  *
+ * With `--env sokoban` the actor numbers positions itself, so it sends each step's position by name
+ * (`metadata.positions`, `<training level>|<key>`) for the learner to number, and no observation ids. A
+ * linear policy reads the features of the actor's own position; a tabular one is published as a keyed
+ * policy ({@link KeyedPolicyReader}) and the actor reads the learner's row of its position, or logits 0
+ * (uniform, what the learner's policy gives it) for a position the learner has not numbered yet.
+ *
  * @param task - what to run
  */
 export async function runActor(task: ActorTask): Promise<void> {

@@ -105,7 +105,10 @@ export function learnerEpisode(t: MirroredTrajectory, sokoban: SokobanEpisodeEnv
  * pool; this process is the learner. Each iteration it waits for at least `rollouts` new episodes, read
  * with a {@link PoolMirror}, takes an update from the pool's sample-to-insert rate limiter (one update
  * per `rollouts` inserts, tolerance 1, so the actors run at most about one iteration ahead), updates with
- * the configured method on those episodes, and publishes the new policy.
+ * the configured method on those episodes, and publishes the new policy. With `--env sokoban` the actors
+ * send positions by name and the learner numbers them ({@link learnerEpisode}); a tabular policy is then
+ * published with the name of each row ({@link encodeKeyedPolicy}). Before each update the learner scores
+ * again every arrived step taken with its current version (`behaviourCheck`).
  * Not reproducible bit for bit (the interleaving of processes decides which versions act); the
  * deterministic simulation is {@link trainAsyncSeed}.
  *
@@ -115,7 +118,7 @@ export function learnerEpisode(t: MirroredTrajectory, sokoban: SokobanEpisodeEnv
  * @param url - the Redis server
  * @param launch - how actor processes start
  * @param onIteration - progress
- * @returns the metrics and the throughput
+ * @returns the metrics, the throughput, the entries skipped and the behaviour check
  */
 export async function trainRedisSeed(
   config: TrainConfig,
