@@ -7,13 +7,17 @@
 // Runs the built CLI (dist/cli.js; `pnpm bench` builds it first, through turbo) several times, each in a
 // fresh temporary folder that is removed afterwards. The figure is the median over rounds of the ratio
 // (process wall time / training time of the same round), with the range beside it; the start-up of a bare
-// `node -e 0` is printed as the floor no process gets below. Exits 1 when the median ratio misses the goal,
-// when dist/cli.js is missing, or when a run fails.
+// `node -e 0` is printed as the floor no process gets below. Beside it, for scale, the same ratio for a
+// process that only trains: Node, the training modules (src/training.ts built from the current sources),
+// the same 100 seeds through trainSeed, and nothing else: no CLI, no summary, nothing written. No run of
+// `ftw train` can have a lower ratio. Exits 1 when the median ratio misses the goal, when dist/cli.js is
+// missing, or when a run fails.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildFromSource } from '../scripts/build-from-source.mjs';
 
 const ROUNDS = 5;
 const GOAL = 2;
@@ -61,24 +65,52 @@ if (statSync(cli).mtimeMs < newest(join(runner, 'src'))) {
   );
 }
 
-const rounds = [];
-const startups = [];
-for (let round = 0; round < ROUNDS; round++) {
-  startups.push(timed(['-e', '0']));
-  const out = mkdtempSync(join(tmpdir(), 'ftw-train-process-'));
-  try {
-    const wall = timed([cli, ...ARGS, '--out', out]);
-    const timing = JSON.parse(readFileSync(join(out, 'train', 'timing.json'), 'utf8'));
-    if (!(typeof timing.trainingMs === 'number' && timing.trainingMs > 0)) {
-      throw new Error(`timing.json has no trainingMs: ${JSON.stringify(timing)}`);
-    }
-    rounds.push({ wall, training: timing.trainingMs, ratio: wall / timing.trainingMs });
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
+// A process that only trains: its wall time, and the time its trainSeed calls took (printed on stdout).
+const training = await buildFromSource({ entry: 'src/training.ts', name: 'training' });
+const TRAIN_ONLY = `
+const { REPRODUCE_CONFIG, trainSeed } = await import(${JSON.stringify(training.file)});
+const config = { ...REPRODUCE_CONFIG, seeds: Array.from({ length: 100 }, (_, i) => i) };
+let ms = 0;
+for (const seed of config.seeds) {
+  const start = performance.now();
+  trainSeed(config, seed);
+  ms += performance.now() - start;
+}
+process.stdout.write(String(ms));
+`;
+function trainOnly() {
+  const start = performance.now();
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', TRAIN_ONLY], { encoding: 'utf8' });
+  const wall = performance.now() - start;
+  if (child.status !== 0) throw new Error(`the training-only process failed:\n${child.stderr}`);
+  const ms = Number(child.stdout);
+  return { wall, training: ms, ratio: wall / ms };
 }
 
+const rounds = [];
+const startups = [];
+const bare = [];
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    startups.push(timed(['-e', '0']));
+    bare.push(trainOnly());
+    const out = mkdtempSync(join(tmpdir(), 'ftw-train-process-'));
+    try {
+      const wall = timed([cli, ...ARGS, '--out', out]);
+      const timing = JSON.parse(readFileSync(join(out, 'train', 'timing.json'), 'utf8'));
+      if (!(typeof timing.trainingMs === 'number' && timing.trainingMs > 0)) {
+        throw new Error(`timing.json has no trainingMs: ${JSON.stringify(timing)}`);
+      }
+      rounds.push({ wall, training: timing.trainingMs, ratio: wall / timing.trainingMs });
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }
+} finally {
+  training.remove();
+}
 const ratios = rounds.map((r) => r.ratio);
+const bareRatios = bare.map((r) => r.ratio);
 const ratio = median(ratios);
 const met = ratio <= GOAL;
 const ms = (v) => `${v.toFixed(0)} ms`;
@@ -86,6 +118,9 @@ console.log(`ftw ${ARGS.join(' ')} (${ROUNDS} rounds, each in a fresh folder)`);
 console.log(`  process wall time  median ${ms(median(rounds.map((r) => r.wall)))}`);
 console.log(`  training (trainingMs of timing.json)  median ${ms(median(rounds.map((r) => r.training)))}`);
 console.log(`  node start-up (node -e 0, floor)  median ${ms(median(startups))}`);
+console.log(
+  `  for scale, a process that only trains (no CLI, nothing written): ${ms(median(bare.map((r) => r.wall)))} against ${ms(median(bare.map((r) => r.training)))} of training, ${median(bareRatios).toFixed(2)}× (rounds ${Math.min(...bareRatios).toFixed(2)}–${Math.max(...bareRatios).toFixed(2)}×)`,
+);
 console.log(
   `  process / training: ${ratio.toFixed(2)}× (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×)  goal ≤ ${GOAL}×: ${met ? 'met' : 'NOT MET'}`,
 );
