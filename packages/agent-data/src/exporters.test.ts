@@ -38,6 +38,21 @@ const other: Trajectory = {
   reward: 0,
 };
 
+/** A run with a sub-agent's conversation (ART's additional_histories). */
+const withSub: Trajectory = {
+  ...other,
+  id: 'run-3',
+  additionalHistories: [
+    {
+      messages: [
+        { role: 'system', content: 'You look things up.' },
+        { role: 'assistant', content: 'Found it.', trace: { logprobs: [-0.3] } },
+      ],
+      tools: [{ type: 'function', function: { name: 'search' } }],
+    },
+  ],
+};
+
 const dir = mkdtempSync(join(tmpdir(), 'agent-data-export-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const lines = (path: string) =>
@@ -110,6 +125,50 @@ describe('writeDataset', () => {
     const trl = join(dir, 'trl.jsonl');
     await writeDataset(trl, [t, other], [1.5, 0.25], { format: 'trl' });
     expect(lines(trl).map((r) => r.weight)).toEqual([1.5, 0.25]);
+  });
+
+  it("writes each conversation of a run (main, then additional histories) with the run's count", async () => {
+    const sub = withSub.additionalHistories![0]!;
+    const openai = join(dir, 'openai-histories.jsonl');
+    const written = await writeDataset(openai, [withSub, t], [2, 1], { format: 'openai' });
+    const main = { messages: withSub.messages };
+    expect(lines(openai)).toEqual([
+      toOpenAIRecord(main),
+      toOpenAIRecord(main),
+      toOpenAIRecord(sub),
+      toOpenAIRecord(sub),
+      toOpenAIRecord(t),
+    ]);
+    expect(lines(openai)[2]).toEqual({
+      messages: [
+        { role: 'system', content: 'You look things up.' },
+        { role: 'assistant', content: 'Found it.' },
+      ],
+      tools: [{ type: 'function', function: { name: 'search' } }],
+    });
+    expect(written.lines).toBe(5);
+    expect(Array.from(written.written)).toEqual([2, 1]);
+    const trl = join(dir, 'trl-histories.jsonl');
+    expect((await writeDataset(trl, [withSub], [1.5], { format: 'trl' })).lines).toBe(2);
+    expect(lines(trl)).toEqual([toTrlRecord(main, 1.5), toTrlRecord(sub, 1.5)]);
+    // ART keeps a run's conversations together, in one line per copy.
+    const art = join(dir, 'art-histories.jsonl');
+    expect((await writeDataset(art, [withSub], [2], { format: 'art' })).lines).toBe(2);
+    expect(lines(art)[1].additional_histories).toEqual([
+      {
+        messages_and_choices: [
+          { role: 'system', content: 'You look things up.' },
+          {
+            finish_reason: 'stop',
+            index: 0,
+            logprobs: null,
+            message: { role: 'assistant', content: 'Found it.' },
+          },
+        ],
+        tools: [{ type: 'function', function: { name: 'search' } }],
+      },
+    ]);
+    expect(toArtRecord(t)).not.toHaveProperty('additional_histories');
   });
 
   it('rounds fractional counts systematically for art, keeping the total', async () => {

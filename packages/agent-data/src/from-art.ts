@@ -19,7 +19,8 @@ import {
  * becomes an assistant message whose trace holds `logprobs.content[].logprob`, with the policy version
  * when the run did not span versions (`initial_policy_version` equal to `final_policy_version`, or only
  * one given). Id and task are read from the line or its `metadata`; `metrics` are kept in
- * `metadata.metrics`. `additional_histories` (sub-agent conversations) are not imported.
+ * `metadata.metrics`. `additional_histories` (sub-agents' conversations, each `{ messages_and_choices,
+ * tools }`) become `additionalHistories`, read the same way; empty ones are left out.
  *
  * @param record - the parsed JSON line
  * @param line - its 1-based line number
@@ -43,8 +44,30 @@ export function fromArt(record: unknown, line: number): JsonObject {
       : final === undefined || final === null || final === initial
         ? initial
         : undefined;
-  const messages = asArray(r['messages_and_choices'], 'messages_and_choices').map((entry, i) => {
-    const e = asObject(entry, `messages_and_choices[${i}]`);
+  const messages = messagesAndChoices(r['messages_and_choices'], 'messages_and_choices', version);
+  if (isObject(r['metrics']) && Object.keys(r['metrics']).length > 0) {
+    envelope.metadata = { ...envelope.metadata, metrics: r['metrics'] };
+  }
+  const trajectory = assemble(envelope, messages, readTools(r['tools']));
+  const extra = r['additional_histories'];
+  if (extra !== undefined && extra !== null) {
+    const histories = asArray(extra, 'additional_histories').flatMap((entry, i) => {
+      const h = asObject(entry, `additional_histories[${i}]`);
+      const where = `additional_histories[${i}].messages_and_choices`;
+      const history: JsonObject = { messages: messagesAndChoices(h['messages_and_choices'], where, version) };
+      const tools = readTools(h['tools']);
+      if (tools !== undefined && tools.length > 0) history['tools'] = tools;
+      return (history['messages'] as unknown[]).length === 0 ? [] : [history];
+    });
+    if (histories.length > 0) trajectory['additionalHistories'] = histories;
+  }
+  return trajectory;
+}
+
+/** ART's `messages_and_choices`: chat message dicts, and `Choice` objects that become traced assistant turns. */
+function messagesAndChoices(value: unknown, where: string, version: unknown): JsonObject[] {
+  return asArray(value, where).map((entry, i) => {
+    const e = asObject(entry, `${where}[${i}]`);
     if (isObject(e['message']) && 'finish_reason' in e) {
       const message = normalizeMessage(e['message']);
       const trace = choiceTrace(e, version);
@@ -53,8 +76,4 @@ export function fromArt(record: unknown, line: number): JsonObject {
     }
     return normalizeMessage(e);
   });
-  if (isObject(r['metrics']) && Object.keys(r['metrics']).length > 0) {
-    envelope.metadata = { ...envelope.metadata, metrics: r['metrics'] };
-  }
-  return assemble(envelope, messages, readTools(r['tools']));
 }

@@ -56,6 +56,34 @@ describe('importanceDiagnostics', () => {
     expect(d).toMatchObject({ traced: 2, matched: 2, mismatched: 0 });
   });
 
+  it("counts the turns of a run's additional histories, after its own", async () => {
+    const main = traced('h', [[-1]], 2);
+    const run: Trajectory = {
+      ...main,
+      additionalHistories: [
+        {
+          messages: [
+            { role: 'user', content: 'sub' },
+            { role: 'assistant', content: 'z', trace: { logprobs: [-2, -1], policyVersion: 7 } },
+          ],
+        },
+      ],
+    };
+    const d = await importanceDiagnostics([run], [1], file([{ id: 'h', logprobs: [[-0.5], [-1, -1]] }]));
+    // (−0.5 + 1) + (−1 + 2) + (−1 + 1) = 1.5, over the main turn then the history's.
+    expect(d.logWeights).toEqual([{ id: 'h', logWeight: 1.5 }]);
+    expect(d.versions).toEqual({ min: 2, max: 7 });
+    // The current policy's file must give every turn: two arrays for two turns, or the run is mismatched.
+    const short = await importanceDiagnostics([run], [1], file([{ id: 'h', logprobs: [[-0.5]] }]));
+    expect(short).toMatchObject({ matched: 0, mismatched: 1 });
+    // A history turn without a trace leaves the run untraced.
+    const untraced: Trajectory = {
+      ...run,
+      additionalHistories: [{ messages: [{ role: 'assistant', content: 'z' }] }],
+    };
+    expect((await importanceDiagnostics([untraced], [1], file([]))).traced).toBe(0);
+  });
+
   it('gives ESS = (Σ c w)² / Σ c w² for unequal weights', async () => {
     const d = await importanceDiagnostics(
       items,

@@ -1,6 +1,6 @@
 import { AgentDataError } from './agent-data-error.js';
 import { readJsonlLines } from './jsonl-lines.js';
-import type { Trajectory } from './trajectory-schema.js';
+import { assistantTurns, type Trajectory } from './trajectory-schema.js';
 
 /** Importance-weight diagnostics of a selection (runs with traces and current log-probabilities). */
 export interface ImportanceDiagnostics {
@@ -24,7 +24,8 @@ export interface ImportanceDiagnostics {
  * Importance diagnostics for selected runs that carry behaviour log-probabilities (`trace.logprobs` per
  * assistant turn) against the current policy's log-probabilities of the same tokens, supplied as JSONL:
  * `{ "id": "...", "logprobs": [[...turn 1 tokens...], [...turn 2...], ...] }`, one array per traced
- * assistant turn. Per run
+ * assistant turn, in the order of `assistantTurns` (the main conversation's turns, then each additional
+ * history's). Per run
  *
  *   log w(τ) = Σ_t Σ_tokens (log π_θ − log q_{v_t})
  *
@@ -55,7 +56,7 @@ export async function importanceDiagnostics(
   items.forEach((t, i) => {
     const count = counts[i]!;
     if (!(count > 0)) return;
-    const turns = t.messages.filter((m) => m.role === 'assistant');
+    const turns = assistantTurns(t);
     if (turns.length === 0 || turns.some((m) => m.trace === undefined)) return;
     traced.set(t.id, { trajectory: t, count });
     for (const m of turns) {
@@ -85,7 +86,7 @@ export async function importanceDiagnostics(
     const entry = traced.get(record.id);
     if (entry === undefined) continue;
     traced.delete(record.id);
-    const turns = entry.trajectory.messages.filter((m) => m.role === 'assistant');
+    const turns = assistantTurns(entry.trajectory);
     const lw = logWeight(
       turns.map((m) => m.trace!.logprobs),
       record.logprobs,

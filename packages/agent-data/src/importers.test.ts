@@ -298,6 +298,65 @@ describe('fromArt', () => {
     expect(t).toMatchObject({ id: 'art-1', task: 'weather', metadata: { metrics: { correct: 1 } } });
   });
 
+  it('reads additional_histories as further conversations, leaving out empty ones', () => {
+    const t = parse(
+      fromArt(
+        {
+          messages_and_choices: [
+            { role: 'user', content: 'Plan the trip.' },
+            {
+              finish_reason: 'stop',
+              index: 0,
+              logprobs: { content: [{ token: 'a', logprob: -0.5 }] },
+              message: { role: 'assistant', content: 'Asking the weather agent.' },
+            },
+          ],
+          reward: 1,
+          initial_policy_version: 2,
+          additional_histories: [
+            {
+              messages_and_choices: [
+                transcript[0],
+                {
+                  finish_reason: 'tool_calls',
+                  index: 0,
+                  logprobs: { content: [{ token: 'b', logprob: -0.25 }] },
+                  message: transcript[1],
+                },
+                transcript[2],
+                { finish_reason: 'stop', index: 0, logprobs: null, message: transcript[3] },
+              ],
+              tools: [{ type: 'function', name: 'get_weather', parameters: {} }],
+            },
+            { messages_and_choices: [], tools: null },
+          ],
+        },
+        1,
+      ),
+    );
+    expect(t.additionalHistories).toHaveLength(1);
+    const sub = t.additionalHistories![0]!;
+    expect(untraced(sub.messages)).toEqual(transcript);
+    expect(sub.messages[1]).toMatchObject({ trace: { logprobs: [-0.25], policyVersion: 2 } });
+    expect(sub.tools).toEqual([{ type: 'function', function: { name: 'get_weather', parameters: {} } }]);
+    // Without histories, none is recorded.
+    const plain = parse(fromArt({ messages_and_choices: [transcript[0]], reward: 0 }, 1));
+    expect(plain).not.toHaveProperty('additionalHistories');
+    expect(() =>
+      fromArt(
+        {
+          messages_and_choices: [transcript[0]],
+          reward: 0,
+          additional_histories: [{ messages_and_choices: [transcript[0], 7] }],
+        },
+        1,
+      ),
+    ).toThrow('additional_histories[0].messages_and_choices[1]');
+    expect(() =>
+      fromArt({ messages_and_choices: [transcript[0]], reward: 0, additional_histories: 'x' }, 1),
+    ).toThrow('additional_histories');
+  });
+
   it('records no version for a run that spans versions', () => {
     const t = parse(
       fromArt(

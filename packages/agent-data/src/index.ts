@@ -45,7 +45,10 @@ export { type OpenAIRecord, toOpenAIRecord } from './to-openai-record.js';
 export { type TrlRecord, toTrlRecord } from './to-trl-record.js';
 export { trajectoryJsonSchema } from './trajectory-json-schema.js';
 export {
+  assistantTurns,
+  type ChatHistory,
   type ChatMessage,
+  chatHistorySchema,
   chatMessageSchema,
   type Tool,
   type ToolCall,
@@ -53,6 +56,7 @@ export {
   type TurnTrace,
   toolCallSchema,
   toolSchema,
+  trajectoryHistories,
   trajectorySchema,
   turnTraceSchema,
 } from './trajectory-schema.js';

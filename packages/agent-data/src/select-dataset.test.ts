@@ -128,6 +128,25 @@ describe('selectDataset', () => {
     expect(report.tieRateAtCut).toBeGreaterThan(0);
   });
 
+  it("counts the turns and tool calls of a run's additional histories in its tie-break keys", () => {
+    // r0 has 1 turn of its own and 2 in a sub-agent's conversation: 3 in all, more than r1's 2.
+    const sub: Trajectory['messages'] = [
+      { role: 'user', content: 'sub' },
+      {
+        role: 'assistant',
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c', content: 'ok' },
+      { role: 'assistant', content: 'done' },
+    ];
+    const runs = [{ ...run(0, 1, 1), additionalHistories: [{ messages: sub }] }, run(1, 1, 2)];
+    expect(Array.from(rankValues(runs, ['fewer-turns'], undefined).values)).toEqual([0, 1]);
+    expect(Array.from(rankValues(runs, ['fewer-tool-calls'], undefined).values)).toEqual([0, 1]);
+    expect(Array.from(rankValues([run(0, 1, 1), run(1, 1, 2)], ['fewer-turns'], undefined).values)).toEqual([
+      1, 0,
+    ]);
+  });
+
   it('selects within each task, skipping tasks with fewer than C runs', () => {
     const runs = [
       ...Array.from({ length: 6 }, (_, i) => run(i, i, 1, 'a')),

@@ -1,12 +1,12 @@
 import { describeValue } from '@ftw/internal';
-import type { Trajectory } from './trajectory-schema.js';
+import { assistantTurns, type Trajectory } from './trajectory-schema.js';
 
 /** Secondary keys that order trajectories of equal reward. */
 export const TIE_BREAK_KEYS = ['fewer-turns', 'fewer-tool-calls', 'newer', 'older'] as const;
 
 /**
- * A secondary key among equal rewards: `fewer-turns` (fewer assistant messages first), `fewer-tool-calls`,
- * `newer` (later in the FIFO order first) or `older`.
+ * A secondary key among equal rewards: `fewer-turns` (fewer assistant messages first, every conversation of
+ * the run counted), `fewer-tool-calls`, `newer` (later in the FIFO order first) or `older`.
  */
 export type TieBreakKey = (typeof TIE_BREAK_KEYS)[number];
 
@@ -37,7 +37,7 @@ export interface RankValues {
  * ```
  */
 export function rankValues(
-  items: readonly Pick<Trajectory, 'reward' | 'messages'>[],
+  items: readonly Pick<Trajectory, 'reward' | 'messages' | 'additionalHistories'>[],
   keys: readonly TieBreakKey[],
   threshold: number | undefined,
 ): RankValues {
@@ -69,15 +69,17 @@ export function rankValues(
 }
 
 /** Per item, a number that is larger for the item the key prefers. */
-function secondaryKey(items: readonly Pick<Trajectory, 'messages'>[], key: TieBreakKey): Float64Array {
+function secondaryKey(
+  items: readonly Pick<Trajectory, 'messages' | 'additionalHistories'>[],
+  key: TieBreakKey,
+): Float64Array {
   switch (key) {
     case 'fewer-turns':
-      return Float64Array.from(items, (t) => -t.messages.filter((m) => m.role === 'assistant').length);
+      return Float64Array.from(items, (t) => -assistantTurns(t).length);
     case 'fewer-tool-calls':
       return Float64Array.from(
         items,
-        (t) =>
-          -t.messages.reduce((s, m) => s + (m.role === 'assistant' ? (m.tool_calls?.length ?? 0) : 0), 0),
+        (t) => -assistantTurns(t).reduce((s, m) => s + (m.tool_calls?.length ?? 0), 0),
       );
     case 'newer':
       return Float64Array.from(items, (_, i) => i);

@@ -1,4 +1,4 @@
-import type { ChatMessage, Trajectory } from './trajectory-schema.js';
+import type { ChatHistory, ChatMessage, Trajectory } from './trajectory-schema.js';
 
 /** One line of an OpenAI chat fine-tuning file. */
 export interface OpenAIRecord {
@@ -7,22 +7,24 @@ export interface OpenAIRecord {
 }
 
 /**
- * A trajectory as one line of an OpenAI supervised fine-tuning file (chat format: `messages`, and `tools`
- * when the run had any; https://platform.openai.com/docs/guides/supervised-fine-tuning). Only chat fields
+ * A conversation as one line of an OpenAI supervised fine-tuning file (chat format: `messages`, and `tools`
+ * when the run had any; https://platform.openai.com/docs/guides/supervised-fine-tuning): a trajectory's
+ * main conversation when given a trajectory, or one of its additional histories (`writeDataset` writes a
+ * line for each conversation of a run, see `trajectoryHistories`). Only chat fields
  * are written (the behaviour trace is dropped); an assistant turn with tool calls and no text gets
  * `content: null`, one with neither gets `""`.
  *
  * The format's only weight is an assistant message's `weight` of 0 or 1 (train on the turn or not), so an
  * FTW count of m is written as m copies of the line, never as a weight.
  *
- * @param trajectory - a validated trajectory
+ * @param trajectory - a validated trajectory, or one conversation of it
  * @returns the record (serialise with `JSON.stringify`)
  * @example
  * ```ts
  * toOpenAIRecord(t); // { messages: [{ role: 'user', content: '2+2?' }, { role: 'assistant', content: '4' }] }
  * ```
  */
-export function toOpenAIRecord(trajectory: Trajectory): OpenAIRecord {
+export function toOpenAIRecord(trajectory: ChatHistory): OpenAIRecord {
   const record: OpenAIRecord = { messages: trajectory.messages.map(chatFields) };
   if (trajectory.tools !== undefined && trajectory.tools.length > 0) record.tools = trajectory.tools;
   return record;

@@ -32,6 +32,14 @@ describe('trajectorySchema', () => {
     expect(trajectorySchema.parse(valid)).toEqual(valid);
   });
 
+  it("accepts a run's additional histories, each with its messages and tools", () => {
+    const run = {
+      ...valid,
+      additionalHistories: [{ messages: valid.messages, tools: valid.tools }, { messages: valid.messages }],
+    };
+    expect(trajectorySchema.parse(run)).toEqual(run);
+  });
+
   it.each([
     ['no id', { ...valid, id: '' }, 'id'],
     ['a reward that is not finite', { ...valid, reward: Number.POSITIVE_INFINITY }, 'reward'],
@@ -48,6 +56,16 @@ describe('trajectorySchema', () => {
       'messages.0.trace.logprobs.0',
     ],
     ['a negative sequence', { ...valid, sequence: -1 }, 'sequence'],
+    [
+      'an empty additional history',
+      { ...valid, additionalHistories: [{ messages: [] }] },
+      'additionalHistories.0.messages',
+    ],
+    [
+      'a bad message in an additional history',
+      { ...valid, additionalHistories: [{ messages: [{ role: 'tool', content: 'x' }] }] },
+      'additionalHistories.0.messages.0.tool_call_id',
+    ],
     ['a createdAt that is not ISO 8601', { ...valid, createdAt: 'yesterday' }, 'createdAt'],
   ])('rejects %s, naming the path', (_, record, path) => {
     const result = trajectorySchema.safeParse(record);

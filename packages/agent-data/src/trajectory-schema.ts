@@ -77,6 +77,16 @@ export const toolSchema = z.object({
 });
 
 /**
+ * A further conversation of a run, with its own messages and tools: a sub-agent's, or the agent's own after
+ * its context was reset (OpenPipe ART's `additional_histories`). Trained on like the main conversation,
+ * with the run's reward and count.
+ */
+export const chatHistorySchema = z.object({
+  messages: z.array(chatMessageSchema).min(1),
+  tools: z.array(toolSchema).optional(),
+});
+
+/**
  * One logged agent run. `sequence` (preferred) or `createdAt` orders the runs for the FIFO window; without
  * either, the order of the file is used. `task` groups runs of the same prompt or task id.
  */
@@ -90,6 +100,10 @@ export const trajectorySchema = z.object({
   reward: finite.describe('the return of the run'),
   rewardComponents: z.record(z.string(), finite).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  additionalHistories: z
+    .array(chatHistorySchema)
+    .optional()
+    .describe("further conversations of the run (sub-agents; ART's additional_histories)"),
 });
 
 /** One chat message of a {@link Trajectory}. */
@@ -102,3 +116,43 @@ export type Tool = z.infer<typeof toolSchema>;
 export type TurnTrace = z.infer<typeof turnTraceSchema>;
 /** One logged agent run, validated by {@link trajectorySchema}. */
 export type Trajectory = z.infer<typeof trajectorySchema>;
+/** A further conversation of a run (see {@link chatHistorySchema}); a trajectory is one too, its main one. */
+export type ChatHistory = z.infer<typeof chatHistorySchema>;
+
+/**
+ * Every conversation of a run: the main one (the trajectory's own `messages` and `tools`), then its
+ * additional histories in order.
+ *
+ * @param trajectory - a validated trajectory
+ * @returns its conversations, the main one first
+ * @example
+ * ```ts
+ * trajectoryHistories({ ...t, additionalHistories: [sub] }).length; // 2
+ * ```
+ */
+export function trajectoryHistories(
+  trajectory: Pick<Trajectory, 'messages' | 'tools' | 'additionalHistories'>,
+): ChatHistory[] {
+  const main: ChatHistory =
+    trajectory.tools === undefined
+      ? { messages: trajectory.messages }
+      : { messages: trajectory.messages, tools: trajectory.tools };
+  return [main, ...(trajectory.additionalHistories ?? [])];
+}
+
+/**
+ * The assistant turns of every conversation of a run, in order (the main conversation's, then each
+ * additional history's): the turns the behaviour policy generated.
+ *
+ * @param trajectory - a validated trajectory
+ * @returns its assistant messages
+ */
+export function assistantTurns(
+  trajectory: Pick<Trajectory, 'messages' | 'additionalHistories'>,
+): Extract<ChatMessage, { role: 'assistant' }>[] {
+  const turns: Extract<ChatMessage, { role: 'assistant' }>[] = [];
+  for (const { messages } of trajectoryHistories(trajectory)) {
+    for (const m of messages) if (m.role === 'assistant') turns.push(m);
+  }
+  return turns;
+}

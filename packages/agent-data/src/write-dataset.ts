@@ -7,7 +7,7 @@ import { systematicRound } from './systematic-round.js';
 import { toArtRecord } from './to-art-record.js';
 import { toOpenAIRecord } from './to-openai-record.js';
 import { toTrlRecord } from './to-trl-record.js';
-import type { Trajectory } from './trajectory-schema.js';
+import { type Trajectory, trajectoryHistories } from './trajectory-schema.js';
 
 /** The fine-tuning formats `@ftw/agent-data` writes. */
 export const OUTPUT_FORMATS = ['openai', 'trl', 'art'] as const;
@@ -48,6 +48,11 @@ export interface WriteOptions {
  * Counts: `trl` writes each run once with `weight` = its count. `openai` and `art` have no fractional
  * weight, so a count of m is m copies; fractional counts are first rounded by {@link systematicRound}
  * with `u` (each within 1 of its count; the total exactly `total` when given).
+ *
+ * A run with additional histories (sub-agents' conversations) is, in `openai` and `trl`, one line per
+ * conversation (its main one, then each history, in the order of `trajectoryHistories`), each with the
+ * run's copies or weight: the run's count applies to every conversation it holds. In `art` the histories
+ * stay in the run's line, as `additional_histories`.
  *
  * @param path - the output file
  * @param items - the window's trajectories
@@ -99,14 +104,23 @@ export async function writeDataset(
       const c = written[i]!;
       if (!(c > 0)) continue;
       const t = items[i]!;
-      if (format === 'trl') {
-        await write(`${JSON.stringify(toTrlRecord(t, c))}\n`);
-        lines++;
+      if (format === 'art') {
+        const line = `${JSON.stringify(toArtRecord(t))}\n`;
+        for (let k = 0; k < c; k++) await write(line);
+        lines += c;
         continue;
       }
-      const line = `${JSON.stringify(format === 'openai' ? toOpenAIRecord(t) : toArtRecord(t))}\n`;
-      for (let k = 0; k < c; k++) await write(line);
-      lines += c;
+      // One line per conversation of the run (its main one, then its additional histories).
+      for (const history of trajectoryHistories(t)) {
+        if (format === 'trl') {
+          await write(`${JSON.stringify(toTrlRecord(history, c))}\n`);
+          lines++;
+          continue;
+        }
+        const line = `${JSON.stringify(toOpenAIRecord(history))}\n`;
+        for (let k = 0; k < c; k++) await write(line);
+        lines += c;
+      }
     }
     stream.end();
     await once(stream, 'finish');
