@@ -63,6 +63,16 @@ const trajectory = fc.record(
     reward: fc.double({ min: -10, max: 10, noNaN: true }),
     rewardComponents: fc.dictionary(text, fc.double({ min: -1, max: 1, noNaN: true }), { maxKeys: 2 }),
     metadata: fc.dictionary(text, fc.jsonValue(), { maxKeys: 2 }),
+    additionalHistories: fc.array(
+      fc.record(
+        {
+          messages: fc.array(message, { minLength: 1, maxLength: 3 }),
+          tools: fc.array(tool, { maxLength: 1 }),
+        },
+        { requiredKeys: ['messages'] },
+      ),
+      { maxLength: 2 },
+    ),
   },
   { requiredKeys: ['id', 'task', 'messages', 'reward'] },
 );

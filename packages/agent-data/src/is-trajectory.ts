@@ -37,12 +37,14 @@ export function isTrajectory(value: unknown): value is Trajectory {
         if (typeof v !== 'string' || !DATETIME.safeParse(v).success) return false;
         break;
       case 'messages':
-        if (!Array.isArray(v) || v.length === 0) return false;
-        for (const m of v) if (!isMessage(m)) return false;
+        if (!isMessages(v)) return false;
         break;
       case 'tools':
+        if (!isTools(v)) return false;
+        break;
+      case 'additionalHistories':
         if (!Array.isArray(v)) return false;
-        for (const t of v) if (!isTool(t)) return false;
+        for (const h of v) if (!isHistory(h)) return false;
         break;
       case 'reward':
         if (!isFiniteNumber(v)) return false;
@@ -77,6 +79,25 @@ function isNonEmptyString(v: unknown): v is string {
 
 function isFiniteNumber(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
+}
+
+function isMessages(v: unknown): boolean {
+  if (!Array.isArray(v) || v.length === 0) return false;
+  for (const m of v) if (!isMessage(m)) return false;
+  return true;
+}
+
+function isTools(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const t of v) if (!isTool(t)) return false;
+  return true;
+}
+
+/** A further conversation: `messages` (required) and `tools`, nothing else. */
+function isHistory(h: unknown): boolean {
+  if (!isPlain(h) || !isMessages(h['messages'])) return false;
+  for (const key in h) if (key !== 'messages' && !(key === 'tools' && isTools(h[key]))) return false;
+  return true;
 }
 
 function isCount(v: unknown): boolean {
