@@ -105,13 +105,19 @@ describe('ftw reproduce', () => {
     const images = [...report.matchAll(/!\[[^\]]*\]\(([^)]+\.svg)\)/g)].map((m) => m[1]!);
     expect(images.length).toBeGreaterThanOrEqual(3);
     for (const image of images) expect(readFileSync(join(dir, image), 'utf8')).toMatch(/^<svg[^>]*>/);
+    const policies = ndjson(join(dir, 'policies.ndjson'));
+    expect(policies.map((p) => [p['seed'], p['kind'], p['numActions']])).toEqual([
+      [0, 'tabular', 2],
+      [1, 'tabular', 2],
+      [2, 'tabular', 2],
+    ]);
     const timing = readJson(join(dir, 'timing.json')) as { durationMs: number };
     expect(timing.durationMs).toBeGreaterThanOrEqual(0);
     expect(readdirSync(out).sort()).toEqual(['a', 'b']);
   });
 
   it('gives byte-identical metrics and summary when run twice', () => {
-    for (const file of ['metrics.ndjson', 'summary.json']) {
+    for (const file of ['metrics.ndjson', 'summary.json', 'policies.ndjson']) {
       expect(readFileSync(join(out, 'b', file))).toEqual(readFileSync(join(out, 'a', file)));
     }
   });

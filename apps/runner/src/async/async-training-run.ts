@@ -3,6 +3,7 @@ import type { Progress } from '../cli/progress.js';
 import type { TrainConfig } from '../config/train-config.js';
 import { formatInterval } from '../report/format-interval.js';
 import { markdownTable } from '../report/markdown-table.js';
+import { ndjson } from '../run/ndjson.js';
 import type { RunResult } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
@@ -188,7 +189,7 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
         '',
         ...checkLine,
       ].join('\n'),
-      files: {},
+      files: { 'policies.ndjson': ndjson(outcome.results.map((r) => r.finalPolicy)) },
     },
     text: (written) =>
       [...heading, '', table.trimEnd(), '', ...checkLine, `run written to ${written}/`, ''].join('\n'),

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainConfig } from '../config/train-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
+import { restorePolicy, type SavedPolicy } from '../train/saved-policy.js';
 import type { AsyncOptions } from './async-options.js';
 import { asyncRunResult } from './async-training-run.js';
 import { ASYNC_REDIS_BASE } from './compare-async.js';
@@ -73,6 +74,14 @@ describe('trainRedisSeed', () => {
       // span the learner's updates. In four runs of this test 45–60% of the iterations had some; an actor
       // that loaded only per episode would have none.
       expect(result.metrics.filter((m) => m.multiVersionShare > 0).length).toBeGreaterThan(0);
+      // The final policy as the run writes it (positions by the learner's names) scores the same in a
+      // fresh environment of the level set.
+      const saved = JSON.parse(JSON.stringify(result.finalPolicy)) as SavedPolicy;
+      const fresh = new SokobanEpisodeEnv(
+        config.environment as ConstructorParameters<typeof SokobanEpisodeEnv>[0],
+        5,
+      );
+      expect(fresh.evaluate(restorePolicy(saved, fresh)).score).toBe(result.finalOptimalProbability);
       for (const m of result.metrics) {
         expect(m.optimalProbability).toBeGreaterThanOrEqual(0);
         expect(m.optimalProbability).toBeLessThanOrEqual(1);

@@ -7,6 +7,7 @@ import { ActionDistribution } from '../train/action-distribution.js';
 import { createPolicy } from '../train/create-policy.js';
 import type { Episode } from '../train/episode.js';
 import { createOptimizer } from '../train/optimizer.js';
+import { savedPolicy } from '../train/saved-policy.js';
 import type { AsyncOptions } from './async-options.js';
 import { encodeKeyedPolicy } from './keyed-policy.js';
 import { ACTOR_VARIABLE, type ActorTask } from './redis-actor.js';
@@ -239,6 +240,7 @@ export async function trainRedisSeed(
     finalOptimalProbability: metrics.at(-1)!.optimalProbability,
     environmentSteps: samples,
     updates: version,
+    finalPolicy: savedPolicy(seed, policy, env),
     stepsPerSecond: samples / seconds,
     malformed: mirror.malformedCount + unreadable,
     behaviourCheck: { steps: checkedSteps, maxLogProbGap },

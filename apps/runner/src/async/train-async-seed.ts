@@ -12,6 +12,7 @@ import { configSelector, FtwUpdater } from '../train/ftw-updater.js';
 import type { Optimizer } from '../train/optimizer.js';
 import { createOptimizer } from '../train/optimizer.js';
 import type { Policy } from '../train/policy.js';
+import { type SavedPolicy, savedPolicy } from '../train/saved-policy.js';
 import type { Updater, UpdateStats } from '../train/updater.js';
 import { type AsyncOptions, baselineWeighting } from './async-options.js';
 import { RepeatedEpisodeEnv } from './repeated-episode-env.js';
@@ -133,6 +134,8 @@ export interface AsyncSeedResult {
   readonly finalOptimalProbability: number;
   readonly environmentSteps: number;
   readonly updates: number;
+  /** The final policy's parameters, as `policies.ndjson` records them. */
+  readonly finalPolicy: SavedPolicy;
 }
 
 interface Actor {
@@ -308,5 +311,12 @@ export function trainAsyncSeed(
     onIteration?.();
     if (config.maxSamples !== undefined && samples >= config.maxSamples) break;
   }
-  return { seed, metrics, finalOptimalProbability: score, environmentSteps: samples, updates: version };
+  return {
+    seed,
+    metrics,
+    finalOptimalProbability: score,
+    environmentSteps: samples,
+    updates: version,
+    finalPolicy: savedPolicy(seed, policy, env),
+  };
 }

@@ -4,6 +4,7 @@ import { formatInterval } from '../report/format-interval.js';
 import { learningCurveChart } from '../report/learning-curve-chart.js';
 import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
+import { ndjson } from '../run/ndjson.js';
 import type { RunArtifacts } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
@@ -281,8 +282,8 @@ export async function trainingArtifacts(
     '',
     '![policy shift](policy-shift.svg)',
     '',
-    'Per-iteration values are in `metrics.ndjson`; the resolved configuration, package versions and git',
-    'commit in `config.json`.',
+    "Per-iteration values are in `metrics.ndjson`; each seed's final policy in `policies.ndjson`; the resolved",
+    'configuration, package versions and git commit in `config.json`.',
     '',
   ].join('\n');
   return {
@@ -290,7 +291,10 @@ export async function trainingArtifacts(
     metrics: outcome.results.flatMap((r) => r.metrics),
     summary,
     report,
-    files: await trainingCharts(outcome),
+    files: {
+      ...(await trainingCharts(outcome)),
+      'policies.ndjson': ndjson(outcome.results.map((r) => r.finalPolicy)),
+    },
     trainingMs: outcome.trainingMs,
   };
 }

@@ -9,6 +9,7 @@ import { EpisodeCollector } from './episode-collector.js';
 import type { EpisodeEnv } from './episode-env.js';
 import { configSelector, FtwUpdater } from './ftw-updater.js';
 import { createOptimizer } from './optimizer.js';
+import { type SavedPolicy, savedPolicy } from './saved-policy.js';
 import type { Updater } from './updater.js';
 
 /** One line of `metrics.ndjson`: the state after one training iteration of one seed. */
@@ -74,6 +75,8 @@ export interface SeedResult {
    * {@link MAX_REPORTED_OBSERVATIONS} observations; null otherwise.
    */
   readonly policy: readonly (readonly number[])[] | null;
+  /** The final policy's parameters, as `policies.ndjson` records them. */
+  readonly finalPolicy: SavedPolicy;
 }
 
 /** The final policy is written out in full up to this many observations. */
@@ -205,5 +208,6 @@ export function trainSeed(
           Array.from(distribution.of(policy, o).probabilities),
         )
       : null,
+    finalPolicy: savedPolicy(seed, policy, env),
   };
 }
