@@ -1,5 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rankOccupancy } from '@ftw/selection';
@@ -20,7 +28,13 @@ function ftw(...args: string[]): Result {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const tempRoot = (): string => mkdtempSync(join(tmpdir(), 'ftw-e2e-'));
+/** Temporary folders of the tests, removed after the file's tests. */
+const roots: string[] = [];
+const tempRoot = (): string => {
+  const root = mkdtempSync(join(tmpdir(), 'ftw-e2e-'));
+  roots.push(root);
+  return root;
+};
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 const ndjson = (path: string): Record<string, unknown>[] =>
   readFileSync(path, 'utf8')
@@ -33,6 +47,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
   built.remove();
 });
 
@@ -123,6 +138,101 @@ describe('ftw reproduce', () => {
   });
 });
 
+describe('ftw evaluate', () => {
+  const out = tempRoot();
+
+  it("scores a run's saved policies exactly as the run did, and linear Sokoban policies on new levels", () => {
+    const run = ftw('reproduce', '--out', out, '--name', 'r', '--json');
+    expect(run.status, run.stderr).toBe(0);
+    const perSeed = (JSON.parse(run.stdout) as { optimalArmProbability: { perSeed: Record<string, number> } })
+      .optimalArmProbability.perSeed;
+    const evaluated = ftw('evaluate', join(out, 'r'), '--out', out, '--json');
+    expect(evaluated.status, evaluated.stderr).toBe(0);
+    const summary = JSON.parse(evaluated.stdout) as { seeds: { seed: number; score: number }[] };
+    expect(Object.fromEntries(summary.seeds.map((s) => [String(s.seed), s.score]))).toEqual(perSeed);
+
+    const sokoban = ['train', '--env', 'sokoban', '--size', '5', '--levels', '4', '--held-out', '2'];
+    const budget = ['--rollouts', '4', '--iterations', '60', '--seeds', '0,1', '--out', out];
+    const linear = ftw(
+      ...sokoban,
+      '--policy',
+      'linear',
+      '--optimizer',
+      'adam',
+      '--lr',
+      '0.05',
+      ...budget,
+      '--name',
+      'lin',
+      '--json',
+    );
+    expect(linear.status, linear.stderr).toBe(0);
+    const trained = JSON.parse(readFileSync(join(out, 'lin', 'summary.json'), 'utf8')) as {
+      seeds: { seed: number; finalOptimalProbability: number }[];
+    };
+    const again = ftw('evaluate', join(out, 'lin'), '--out', out, '--name', 'e1', '--json');
+    expect(again.status, again.stderr).toBe(0);
+    expect((JSON.parse(again.stdout) as { seeds: { score: number }[] }).seeds.map((s) => s.score)).toEqual(
+      trained.seeds.map((s) => s.finalOptimalProbability),
+    );
+    const unseen = ftw(
+      'evaluate',
+      join(out, 'lin'),
+      '--level-seed',
+      '9',
+      '--held-out',
+      '6',
+      '--out',
+      out,
+      '--name',
+      'e2',
+    );
+    expect(unseen.status, unseen.stderr).toBe(0);
+    expect(unseen.stdout).toContain('| success on the 4 first levels of level seed 9 (unseen) |');
+    expect(unseen.stdout).toContain('success on its 6 held-out levels (unseen)');
+    expect(readdirSync(join(out, 'e2')).sort()).toEqual(
+      expect.arrayContaining(['config.json', 'metrics.ndjson', 'report.md', 'summary.json']),
+    );
+
+    // A tabular policy knows the positions of its own levels only.
+    const tabular = ftw(...sokoban, ...budget, '--name', 'tab', '--quiet');
+    expect(tabular.status, tabular.stderr).toBe(0);
+    const refused = ftw('evaluate', join(out, 'tab'), '--level-seed', '9', '--out', out, '--name', 'e3');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(
+      "--level-seed 9: a tabular policy knows only the positions of the run's own training levels (level seed 0)",
+    );
+    expect(ftw('evaluate', join(out, 'tab'), '--out', out, '--name', 'e4', '--quiet').status).toBe(0);
+  });
+
+  it('names what is wrong with a folder that is not a run with saved policies', () => {
+    const missing = ftw('evaluate', join(out, 'nothing'), '--out', out);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain(`${join(out, 'nothing', 'policies.ndjson')} is missing`);
+    const bad = join(out, 'bad');
+    mkdirSync(bad);
+    writeFileSync(
+      join(bad, 'policies.ndjson'),
+      '{"seed":0,"kind":"deep","numActions":2,"parameters":[0,0]}\n',
+    );
+    const wrong = ftw('evaluate', bad, '--out', out);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain(`${join(bad, 'policies.ndjson')}:1 is not a saved policy`);
+    writeFileSync(
+      join(bad, 'policies.ndjson'),
+      '{"seed":0,"kind":"tabular","numActions":2,"parameters":[0,0]}\n',
+    );
+    const noConfig = ftw('evaluate', bad, '--out', out);
+    expect(noConfig.status).toBe(2);
+    expect(noConfig.stderr).toContain(`${join(bad, 'config.json')} is missing`);
+    const bandit = ftw('evaluate', join(out, 'r'), '--level-seed', '3', '--out', out);
+    expect(bandit.status).toBe(2);
+    expect(bandit.stderr).toContain(
+      '--level-seed and --held-out apply to a Sokoban run, got a run of --env gaussian',
+    );
+  });
+});
+
 describe('bad flags and failures', () => {
   const cases: [string[], RegExp][] = [
     [['train', '--keep', '9'], /--keep \(K\) must be <= --batch-size \(C = 5\), got 9/],
@@ -203,7 +313,7 @@ describe('--help', () => {
       // The option's own text runs up to its default, without reaching the next option.
       expect(help).toMatch(new RegExp(`${flag} <[^>]+> (?:(?! --).)*?\\(default: ${value}\\)`));
     }
-    for (const command of ['reproduce', 'occupancy', 'compare']) {
+    for (const command of ['reproduce', 'occupancy', 'compare', 'evaluate']) {
       const r = ftw(command, '--help');
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout.replace(/\s+/g, ' ')).toMatch(

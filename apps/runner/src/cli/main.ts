@@ -14,6 +14,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   train: async () => (await import('../commands/train-command.js')).trainCommand(),
   occupancy: async () => (await import('../commands/occupancy-command.js')).occupancyCommand(),
   compare: async () => (await import('../commands/compare-command.js')).compareCommand(),
+  evaluate: async () => (await import('../commands/evaluate-command.js')).evaluateCommand(),
   view: async () => (await import('../commands/view-command.js')).viewCommand(),
   dataset: async () => (await import('../commands/dataset-command.js')).datasetCommand(),
 };

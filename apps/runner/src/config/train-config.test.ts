@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../cli/usage-error.js';
 import { addOptions, collectOptions } from './option-spec.js';
 import { readConfigFile } from './read-config-file.js';
@@ -138,6 +138,7 @@ describe('resolveTrainConfig', () => {
 
 describe('readConfigFile', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ftw-config-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reads a JSON object', () => {
     const file = join(dir, 'ok.json');
