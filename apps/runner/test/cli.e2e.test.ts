@@ -195,8 +195,11 @@ describe('ftw evaluate', () => {
     );
 
     // A tabular policy knows the positions of its own levels only.
-    const tabular = ftw(...sokoban, ...budget, '--name', 'tab', '--quiet');
+    const tabular = ftw(...sokoban, ...budget, '--name', 'tab');
     expect(tabular.status, tabular.stderr).toBe(0);
+    // Sokoban's score is named as what it is, not as a bandit's.
+    expect(tabular.stdout).toMatch(/\| seed +\| success on training levels +\|/);
+    expect(tabular.stdout).toMatch(/^final success on training levels: [\d.]+ ± [\d.]+ \(95% CI\)$/m);
     const refused = ftw('evaluate', join(out, 'tab'), '--level-seed', '9', '--out', out, '--name', 'e3');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain(

@@ -4,7 +4,7 @@ import type { TrainConfig } from '../config/train-config.js';
 import { formatInterval } from '../report/format-interval.js';
 import { markdownTable } from '../report/markdown-table.js';
 import { ndjson } from '../run/ndjson.js';
-import type { RunResult } from '../run/write-run.js';
+import { type RunResult, textThenPath } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
@@ -191,7 +191,6 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
       ].join('\n'),
       files: { 'policies.ndjson': ndjson(outcome.results.map((r) => r.finalPolicy)) },
     },
-    text: (written) =>
-      [...heading, '', table.trimEnd(), '', ...checkLine, `run written to ${written}/`, ''].join('\n'),
+    text: textThenPath([...heading, '', table.trimEnd(), '', ...checkLine]),
   };
 }

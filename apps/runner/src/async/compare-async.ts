@@ -3,7 +3,7 @@ import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
 import { formatInterval } from '../report/format-interval.js';
 import { markdownTable } from '../report/markdown-table.js';
-import type { RunResult } from '../run/write-run.js';
+import { type RunResult, textThenPath } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { SOKOBAN_LEVELS } from '../sokoban/sokoban-scenario.js';
 import type { MeanInterval } from '../stats/mean-interval.js';
@@ -393,6 +393,6 @@ export function asyncComparisonResult(comparison: AsyncComparison): RunResult {
       ].join('\n'),
       files: {},
     },
-    text: (written) => [...text, `run written to ${written}/`, ''].join('\n'),
+    text: textThenPath(text),
   };
 }

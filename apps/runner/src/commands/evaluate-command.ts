@@ -7,7 +7,7 @@ import { readInteger } from '../config/read-value.js';
 import { ENVIRONMENTS, type EnvironmentConfig } from '../config/train-config.js';
 import { formatInterval } from '../report/format-interval.js';
 import { markdownTable } from '../report/markdown-table.js';
-import { executeRun } from '../run/write-run.js';
+import { executeRun, textThenPath } from '../run/write-run.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { meanInterval } from '../stats/mean-interval.js';
 import { createEnvironment } from '../train/create-environment.js';
@@ -232,16 +232,7 @@ export function evaluateCommand(): Command {
           report: [`# ftw evaluate`, '', `The policies of \`${run}\` on ${where}.`, '', table].join('\n'),
           files: {},
         },
-        text: (written) =>
-          [
-            `ftw evaluate: ${run}`,
-            `  ${where}`,
-            '',
-            table.trimEnd(),
-            '',
-            `run written to ${written}/`,
-            '',
-          ].join('\n'),
+        text: textThenPath([`ftw evaluate: ${run}`, `  ${where}`, '', table.trimEnd(), '']),
       };
     });
   });

@@ -6,8 +6,8 @@ import { addOptions, collectOptions } from '../config/option-spec.js';
 import { readConfigFile } from '../config/read-config-file.js';
 import { resolveTrainConfig, TRAIN_OPTIONS } from '../config/train-config.js';
 import { formatInterval } from '../report/format-interval.js';
-import { executeRun } from '../run/write-run.js';
-import { describeEnvironment, describeMethod } from '../train/describe-config.js';
+import { executeRun, textThenPath } from '../run/write-run.js';
+import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
 import { runTraining, seedTable, trainingArtifacts } from './training-run.js';
 
 /**
@@ -77,17 +77,14 @@ export function trainCommand(): Command {
       const intro = `A training run of \`ftw train\` (${config.seeds.length} seeds).`;
       return {
         artifacts: await trainingArtifacts('train', outcome, summary, intro),
-        text: (written) =>
-          [
-            `ftw train: ${describeEnvironment(config.environment)}`,
-            `  ${describeMethod(config)}`,
-            '',
-            seedTable(outcome).trimEnd(),
-            '',
-            `final optimal-action probability: ${formatInterval(outcome.summary.finalOptimalProbability, 4)} (95% CI)`,
-            `run written to ${written}/`,
-            '',
-          ].join('\n'),
+        text: textThenPath([
+          `ftw train: ${describeEnvironment(config.environment)}`,
+          `  ${describeMethod(config)}`,
+          '',
+          seedTable(outcome).trimEnd(),
+          '',
+          `final ${scoreName(config.environment).label}: ${formatInterval(outcome.summary.finalOptimalProbability, 4)} (95% CI)`,
+        ]),
       };
     });
   });

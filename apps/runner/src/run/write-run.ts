@@ -132,6 +132,20 @@ export interface RunResult {
 }
 
 /**
+ * The text of a run that ends by saying where it was written: `lines`, then `run written to <path>/`.
+ *
+ * @param lines - what the command prints before (each a line; '' for a blank one)
+ * @returns {@link RunResult.text}
+ * @example
+ * ```ts
+ * textThenPath(['ftw evaluate: runs/x', ''])('runs/evaluate'); // 'ftw evaluate: runs/x\n\nrun written to runs/evaluate/\n'
+ * ```
+ */
+export function textThenPath(lines: readonly string[]): (path: string) => string {
+  return (path) => [...lines, `run written to ${path}/`, ''].join('\n');
+}
+
+/**
  * Runs a command's work inside an open run: writes the artifacts, then prints the summary as JSON
  * (`--json`), the command's text, or nothing (`--quiet`). On any failure the unfinished folder is removed
  * and the error rethrown, so nothing half-written looks like a finished run.

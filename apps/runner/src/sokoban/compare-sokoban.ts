@@ -6,7 +6,7 @@ import { formatInterval } from '../report/format-interval.js';
 import { learningCurveChart } from '../report/learning-curve-chart.js';
 import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
-import type { RunResult } from '../run/write-run.js';
+import { type RunResult, textThenPath } from '../run/write-run.js';
 import type { BandPoint } from '../stats/curve-band.js';
 import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
@@ -194,15 +194,12 @@ export async function compareSokoban(
       report,
       files,
     },
-    text: (written) =>
-      [
-        'ftw compare --scenario sokoban',
-        ...intro.map((l) => `  ${l}`),
-        '',
-        table.trimEnd(),
-        '',
-        `run written to ${written}/`,
-        '',
-      ].join('\n'),
+    text: textThenPath([
+      'ftw compare --scenario sokoban',
+      ...intro.map((l) => `  ${l}`),
+      '',
+      table.trimEnd(),
+      '',
+    ]),
   };
 }
