@@ -10,6 +10,8 @@ export interface PoolKeys {
   readonly policy: string;
   /** Prefix of the per-trajectory-id keys that make pushes idempotent. */
   readonly idPrefix: string;
+  /** Hash: the pool's notes (see `RedisPool.writeNote`). */
+  readonly notes: string;
 }
 
 /** Longest pool name accepted: keys stay short, and names are identifiers, not data. */
@@ -36,5 +38,6 @@ export function poolKeys(name: string): PoolKeys {
     meta: `${tag}:meta`,
     policy: `${tag}:policy`,
     idPrefix: `${tag}:id:`,
+    notes: `${tag}:notes`,
   };
 }

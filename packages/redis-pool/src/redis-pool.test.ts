@@ -169,4 +169,38 @@ describe('RedisPool policies', () => {
     expect(await pool.readPolicy()).toEqual({ version: 4, parameters: new Uint8Array(0) });
     await pool.close();
   });
+
+  it("keeps notes that every process of the pool reads by key, in the pool's hash slot", async () => {
+    const name = uniqueName('notes');
+    const pool = await RedisPool.open(server().url, { name, capacity: 4 });
+    const other = await RedisPool.open(server().url, { name });
+    expect(await other.readNote('task')).toBeUndefined();
+    await pool.writeNote('task', '{"seed":0,"é":"ü"}');
+    await pool.writeNote('state', 'running');
+    await pool.writeNote('state', 'done');
+    expect(await other.readNote('task')).toBe('{"seed":0,"é":"ü"}');
+    expect(await other.readNote('state')).toBe('done');
+    await pool.writeNote('empty', '');
+    expect(await other.readNote('empty')).toBe('');
+    // Another pool has notes of its own.
+    const elsewhere = await RedisPool.open(server().url, { name: uniqueName('notes'), capacity: 4 });
+    expect(await elsewhere.readNote('state')).toBeUndefined();
+    const client = createClient({ url: server().url });
+    await client.connect();
+    expect(await client.hGetAll(`{${name}}:notes`)).toEqual({
+      task: '{"seed":0,"é":"ü"}',
+      state: 'done',
+      empty: '',
+    });
+    await client.quit();
+    await expect(pool.writeNote('', 'x')).rejects.toThrow('key must be 1 to 200 characters, got ""');
+    await expect(pool.readNote(7 as unknown as string)).rejects.toThrow('key must be a string, got 7');
+    await expect(pool.writeNote('k', 3 as unknown as string)).rejects.toThrow(
+      'value must be a string, got 3',
+    );
+    await expect(pool.writeNote('k', 'x'.repeat(2 ** 20 + 1))).rejects.toThrow(
+      'value must be at most 1048576 bytes in UTF-8, got 1048577',
+    );
+    await Promise.all([pool.close(), other.close(), elsewhere.close()]);
+  });
 });

@@ -464,8 +464,53 @@ export class RedisPool {
     return reply === null ? undefined : Number(reply.toString());
   }
 
+  /**
+   * Writes a note: a small text every process of the pool can read by its key, such as what an actor
+   * process joining the pool must run, or that the learner is done. A later write of the key replaces it.
+   *
+   * @param key - 1 to 200 characters
+   * @param value - the text, at most 1 MiB in UTF-8
+   * @throws RangeError/TypeError for a bad key or value; RedisPoolError `CONNECTION_LOST`
+   * @example
+   * ```ts
+   * await pool.writeNote('state', 'done');
+   * ```
+   */
+  async writeNote(key: string, value: string): Promise<void> {
+    noteKey(key);
+    if (typeof value !== 'string') throw new TypeError(`value must be a string, got ${describeValue(value)}`);
+    const bytes = Buffer.byteLength(value);
+    if (bytes > MAX_NOTE_BYTES) {
+      throw new RangeError(`value must be at most ${MAX_NOTE_BYTES} bytes in UTF-8, got ${bytes}`);
+    }
+    await this.#connection.call(['HSET', this.#keys.notes, key, value]);
+  }
+
+  /**
+   * Reads a note (see {@link RedisPool.writeNote}).
+   *
+   * @param key - the note's key
+   * @returns its text, or `undefined` when none was written
+   * @throws RangeError/TypeError for a bad key; RedisPoolError `CONNECTION_LOST`
+   */
+  async readNote(key: string): Promise<string | undefined> {
+    noteKey(key);
+    const reply = (await this.#connection.call(['HGET', this.#keys.notes, key])) as Buffer | null;
+    return reply === null ? undefined : reply.toString('utf8');
+  }
+
   /** Closes the connection. */
   async close(): Promise<void> {
     await this.#connection.close();
+  }
+}
+
+/** Largest note value, in bytes of UTF-8. */
+const MAX_NOTE_BYTES = 1 << 20;
+
+function noteKey(key: unknown): void {
+  if (typeof key !== 'string') throw new TypeError(`key must be a string, got ${describeValue(key)}`);
+  if (key.length === 0 || key.length > 200) {
+    throw new RangeError(`key must be 1 to 200 characters, got ${describeValue(key)}`);
   }
 }
