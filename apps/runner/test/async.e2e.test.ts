@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,72 @@ describe('ftw train, asynchronous', () => {
     const summary = JSON.parse(r.stdout) as { mode: string; stepsPerSecond: { mean: number } };
     expect(summary.mode).toBe('redis');
     expect(summary.stepsPerSecond.mean).toBeGreaterThan(0);
+  });
+
+  it('runs a learner whose actors join from elsewhere with ftw actor, and follow it to the end', async () => {
+    const learner = spawn(
+      process.execPath,
+      [
+        built.cli,
+        ...COMMON,
+        '--iterations',
+        '20',
+        '--actors',
+        '0',
+        '--redis',
+        server.url,
+        '--seeds',
+        '0,1',
+        '--out',
+        out,
+        '--name',
+        'remote',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    const hint = new Promise<string>((resolve) => {
+      learner.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /can join with: ftw actor --redis (\S+) --pool (\S+)\n/.exec(stderr);
+        if (match !== null) resolve(match[2]!);
+      });
+    });
+    const pool = await hint;
+    const actor = spawn(process.execPath, [built.cli, 'actor', '--redis', server.url, '--pool', pool], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let actorErr = '';
+    actor.stderr!.on('data', (chunk: Buffer) => {
+      actorErr += chunk.toString();
+    });
+    const [[learnerCode], [actorCode]] = await Promise.all([once(learner, 'exit'), once(actor, 'exit')]);
+    expect(learnerCode, stderr).toBe(0);
+    expect(actorCode, actorErr).toBe(0);
+    expect(actorErr).toMatch(/^ftw actor: joined pool \S+-seed0 \(seed 0\)$/m);
+    expect(actorErr).toMatch(/^ftw actor: joined pool \S+-seed1 \(seed 1\)$/m);
+    expect(actorErr).toContain('ftw actor: the learner is done (2 seeds)');
+    const summary = JSON.parse(readFileSync(join(out, 'remote', 'summary.json'), 'utf8')) as {
+      mode: string;
+      behaviourCheck: { steps: number; maxLogProbGap: number };
+    };
+    expect(summary.mode).toBe('redis');
+    expect(summary.behaviourCheck.maxLogProbGap).toBe(0);
+    // --actors 0 needs a Redis that actors elsewhere can reach.
+    const refused = ftw(...COMMON, '--actors', '0', '--seeds', '0', '--name', 'no-remote');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(
+      '--actors 0 (actor processes that join from other machines with ftw actor) needs --redis with a URL they can reach, got --redis private',
+    );
+    const badActor = spawnSync(
+      process.execPath,
+      [built.cli, 'actor', '--redis', 'localhost:6379', '--pool', 'x'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(badActor.status).toBe(2);
+    expect(badActor.stderr).toContain('--redis must be a redis:// or rediss:// URL, got "localhost:6379"');
   });
 
   it('runs Sokoban with several simulated actors, a weighted baseline too, and with actor processes over Redis', () => {

@@ -29,6 +29,12 @@ describe('resolveAsyncOptions', () => {
       'redis://10.0.0.1:6379/2',
     );
     expect(read(['--actors', '2', '--redis', 'none'])?.redis).toBeNull();
+    // No actor on the learner's machine: actors join from elsewhere, through a Redis they can reach.
+    expect(read(['--actors', '0', '--redis', 'redis://10.0.0.1:6379'])).toMatchObject({ actors: 0 });
+    expect(() => read(['--actors', '0'])).toThrow(
+      '--actors 0 (actor processes that join from other machines with ftw actor) needs --redis with a URL they can reach, got --redis private',
+    );
+    expect(() => read(['--actors', '0', '--lag', '1'])).toThrow(/--actors 0 .* got the simulation/);
     expect(read(['--is', 'truncate:2.5'])?.is).toEqual({ kind: 'truncate', cap: 2.5 });
     // The baselines take the weights too (BaselineUpdater's truncation).
     for (const method of ['reinforce', 'grpo', 'ppo'])

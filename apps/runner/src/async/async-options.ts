@@ -99,7 +99,7 @@ export function resolveAsyncOptions(
 ): AsyncOptions | null {
   const o = (key: string): RawOption => raw[key]!;
   if (!ASYNC_OPTIONS.some((s) => o(s.key).explicit)) return null;
-  const actors = readInteger(o('actors').value, o('actors').label, { min: 1, max: 64 });
+  const actors = readInteger(o('actors').value, o('actors').label, { min: 0, max: 64 });
   const redisValue = String(o('redis').value);
   // Actors without --redis run on a private redis-server, unless --lag asks for the simulation.
   const redis =
@@ -111,6 +111,11 @@ export function resolveAsyncOptions(
   if (redis !== null && redis !== 'private' && !/^rediss?:\/\//.test(redis)) {
     throw new UsageError(
       `${o('redis').label} must be a redis:// or rediss:// URL, private or none, got ${JSON.stringify(redisValue)}`,
+    );
+  }
+  if (actors === 0 && (redis === null || redis === 'private')) {
+    throw new UsageError(
+      `${o('actors').label} 0 (actor processes that join from other machines with ftw actor) needs --redis with a URL they can reach, got ${redis === null ? 'the simulation' : '--redis private'}`,
     );
   }
   const lag = readInteger(o('lag').value, o('lag').label, { min: 0, max: 1_000_000 });

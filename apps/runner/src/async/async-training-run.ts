@@ -99,6 +99,8 @@ export function summarizeAsync(outcome: AsyncOutcome): AsyncSummary {
  * @param options - the asynchronous options
  * @param progress - advanced by one per iteration
  * @param launch - how actor processes start (the CLI itself by default)
+ * @param onJoin - with Redis, given once before training the command with which actor processes on other
+ *   machines join the run (`ftw actor --redis <url, password masked> --pool <the first seed's pool>`)
  * @returns the outcome
  * @throws RedisPoolError `SERVER_NOT_FOUND` (saying what to install) when a private server is needed
  */
@@ -107,6 +109,7 @@ export async function runAsyncTraining(
   options: AsyncOptions,
   progress?: Progress,
   launch: ActorLauncher = cliLauncher,
+  onJoin?: (command: string) => void,
 ): Promise<AsyncOutcome> {
   const results: (AsyncSeedResult | RedisSeedResult)[] = [];
   const tick = (i: number, seed: number) => () =>
@@ -119,9 +122,14 @@ export async function runAsyncTraining(
     return { config, options, mode: 'simulation', results };
   }
   const { url, server } = await redisForRun(options.redis);
+  // One pool per seed, named so that actors from elsewhere follow the learner from one to the next.
+  const prefix = `ftw-${process.pid}-${Date.now().toString(36)}`;
+  const poolOf = (i: number): string => (i < config.seeds.length ? `${prefix}-seed${config.seeds[i]}` : '');
+  onJoin?.(`ftw actor --redis ${redactUrl(url)} --pool ${poolOf(0)}`);
   try {
     for (const [i, seed] of config.seeds.entries()) {
-      results.push(await trainRedisSeed(config, options, seed, url, launch, tick(i, seed)));
+      const pools = { name: poolOf(i), next: poolOf(i + 1) };
+      results.push(await trainRedisSeed(config, options, seed, url, launch, tick(i, seed), pools));
     }
   } finally {
     await server?.stop();
@@ -132,7 +140,8 @@ export async function runAsyncTraining(
 function describeAsync(options: AsyncOptions, mode: 'simulation' | 'redis'): string {
   const where = mode === 'simulation' ? `simulated, lag ${options.lag}` : `processes over Redis`;
   const is = options.is.kind === 'none' ? 'no importance weights' : `counts × min(w, ${options.is.cap})`;
-  return `${options.actors} actor(s) (${where}), hot-load per ${options.hotLoad}, horizon ${options.horizon}, ${is}`;
+  const actors = options.actors === 0 ? 'actors that joined with ftw actor' : `${options.actors} actor(s)`;
+  return `${actors} (${where}), hot-load per ${options.hotLoad}, horizon ${options.horizon}, ${is}`;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { PolicyFollower, RedisPool } from '@ftw/redis-pool';
+import { randomInt, randomUUID } from 'node:crypto';
+import { PolicyFollower, RedisPool, RedisPoolError } from '@ftw/redis-pool';
 import type { TrajectoryInput } from '@ftw/replay-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
@@ -17,6 +18,25 @@ export interface ActorTask {
   readonly options: AsyncOptions;
   readonly seed: number;
   readonly actor: number;
+  /** Prefix of the actor's episode ids (default: its index); unique among the pool's actors. */
+  readonly idPrefix?: string;
+}
+
+/** The learner's notes in each pool of a run, for actors that join it from elsewhere (`ftw actor`). */
+export const POOL_NOTES = {
+  /** JSON of {@link PoolTask}: what an actor of the pool runs. */
+  task: 'task',
+  /** `running`, then `done` once the learner has finished the pool's seed, or `failed`. */
+  state: 'state',
+  /** The pool of the run's next seed, or '' after the last. Written before `state` becomes `done`. */
+  next: 'next',
+} as const;
+
+/** What the learner of a pool tells actors that join it: the configuration, options and seed. */
+export interface PoolTask {
+  readonly config: TrainConfig;
+  readonly options: AsyncOptions;
+  readonly seed: number;
 }
 
 /** Environment variable that turns a `ftw train` process into one actor of an asynchronous run. */
@@ -40,7 +60,10 @@ const PUSH_EVERY = 8;
  *
  * @param task - what to run
  */
-export async function runActor(task: ActorTask): Promise<void> {
+export async function runActor(
+  task: ActorTask,
+  stopped?: (pool: RedisPool) => Promise<boolean>,
+): Promise<void> {
   const { config, options } = task;
   const env = asyncEnvironment(config, options, actorEnvironmentSeed(task.seed, task.actor));
   const policy = createPolicy(config, env);
@@ -65,7 +88,9 @@ export async function runActor(task: ActorTask): Promise<void> {
       : (keyed.rowOf(sokoban!.positionName(observation)) ?? parameters.length / env.numActions);
   let pending: TrajectoryInput[] = [];
   let ids: string[] = [];
+  const prefix = task.idPrefix ?? String(task.actor);
   for (let episode = 0; ; episode++) {
+    if (stopped !== undefined && (await stopped(pool))) break;
     const start = await follower.beginEpisode();
     load(start.version, start.parameters);
     let observation = env.reset();
@@ -97,11 +122,130 @@ export async function runActor(task: ActorTask): Promise<void> {
         ? { actions, logProbs, versions, return: total, observations }
         : { actions, logProbs, versions, return: total, metadata: { positions } },
     );
-    ids.push(`${task.actor}-${episode}`);
+    ids.push(`${prefix}-${episode}`);
     if (pending.length >= PUSH_EVERY) {
-      await pool.pushMany(pending, { ids, timeoutMs: 600_000 });
+      if (!(await push(pool, pending, ids, stopped))) break;
       pending = [];
       ids = [];
     }
+  }
+  await pool.close();
+}
+
+/**
+ * Pushes a batch, waiting for the rate limiter. An actor that can be stopped waits in short rounds and
+ * asks between them, so that it notices a learner that has finished; a round that timed out is pushed
+ * again whole (the ids make a trajectory pushed twice count once).
+ *
+ * @returns false when the actor was stopped before the batch went in
+ */
+async function push(
+  pool: RedisPool,
+  batch: readonly TrajectoryInput[],
+  ids: readonly string[],
+  stopped: ((pool: RedisPool) => Promise<boolean>) | undefined,
+): Promise<boolean> {
+  if (stopped === undefined) {
+    await pool.pushMany(batch, { ids, timeoutMs: 600_000 });
+    return true;
+  }
+  for (;;) {
+    try {
+      await pool.pushMany(batch, { ids, timeoutMs: 1000 });
+      return true;
+    } catch (error) {
+      if (!(error instanceof RedisPoolError && error.code === 'RATE_LIMITED')) throw error;
+      if (await stopped(pool)) return false;
+    }
+  }
+}
+
+/**
+ * An actor process that joins a run from anywhere (`ftw actor`): opens the pool, reads the task the learner
+ * left in it, acts and pushes until the learner marks the seed done, then follows the learner to the pool of
+ * its next seed, until the last. It waits up to `waitMs` for a pool (or its task) that does not exist yet,
+ * so actors may start before the learner. Its episode ids start with a random prefix, and its environment
+ * and action streams derive from the seed and a random actor number: unique without any coordination, and
+ * not reproducible (no run with actor processes is).
+ *
+ * @param url - the run's Redis
+ * @param name - the pool of the seed to join (the learner prints it)
+ * @param waitMs - how long to wait for a pool or its task
+ * @param log - where to say what it does (stderr)
+ * @returns the number of seeds it acted in
+ * @throws RedisPoolError `POOL_NOT_FOUND` when no pool of that name appears within `waitMs`; Error when the
+ *   learner marks a pool failed
+ */
+export async function runRemoteActor(
+  url: string,
+  name: string,
+  waitMs: number,
+  log: (line: string) => void = () => {},
+): Promise<number> {
+  const me = randomUUID();
+  let seeds = 0;
+  for (let pool = name; pool !== ''; ) {
+    const joined = await openWhenReady(url, pool, waitMs);
+    const task = JSON.parse(joined.note) as PoolTask;
+    log(`joined pool ${pool} (seed ${task.seed})`);
+    await runActor(
+      {
+        url,
+        pool,
+        config: task.config,
+        options: task.options,
+        seed: task.seed,
+        actor: randomInt(64, 2 ** 30),
+        idPrefix: `r${me}`,
+      },
+      async (own) => (await own.readNote(POOL_NOTES.state)) !== 'running',
+    );
+    seeds++;
+    const finished = await joined.pool.readNote(POOL_NOTES.state);
+    const next = await joined.pool.readNote(POOL_NOTES.next);
+    await joined.pool.close();
+    if (finished !== 'done') {
+      throw new LearnerStoppedError(`the learner of pool ${pool} stopped: ${finished ?? 'no state'}`);
+    }
+    pool = next ?? '';
+  }
+  log(`the learner is done (${seeds} seed${seeds === 1 ? '' : 's'})`);
+  return seeds;
+}
+
+/** The learner of a pool stopped without finishing its seed (its run failed or was interrupted). */
+export class LearnerStoppedError extends Error {
+  /** Stable code, so that the CLI prints the message on one line. */
+  readonly code = 'LEARNER_STOPPED';
+  override readonly name = 'LearnerStoppedError';
+}
+
+/** Opens a pool once it exists and its learner has left the task, polling for up to `waitMs`. */
+async function openWhenReady(
+  url: string,
+  name: string,
+  waitMs: number,
+): Promise<{ pool: RedisPool; note: string }> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    let pool: RedisPool | undefined;
+    try {
+      pool = await RedisPool.open(url, { name });
+      const note = await pool.readNote(POOL_NOTES.task);
+      if (note !== undefined) return { pool, note };
+      await pool.close();
+    } catch (error) {
+      await pool?.close();
+      if (!(error instanceof RedisPoolError && error.code === 'POOL_NOT_FOUND') || Date.now() > deadline) {
+        throw error;
+      }
+    }
+    if (Date.now() > deadline) {
+      throw new RedisPoolError(
+        'POOL_NOT_FOUND',
+        `pool ${name} has no task from its learner after ${waitMs} ms`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

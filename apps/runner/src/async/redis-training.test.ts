@@ -1,3 +1,5 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainConfig } from '../config/train-config.js';
@@ -5,10 +7,10 @@ import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
 import { restorePolicy, type SavedPolicy } from '../train/saved-policy.js';
 import type { AsyncOptions } from './async-options.js';
-import { asyncRunResult } from './async-training-run.js';
+import { asyncRunResult, runAsyncTraining } from './async-training-run.js';
 import { ASYNC_REDIS_BASE } from './compare-async.js';
-import { learnerEpisode, trainRedisSeed } from './redis-training.js';
-import { sourceLauncher } from './testing/source-launcher.js';
+import { learnerEpisode, type RedisSeedResult, trainRedisSeed } from './redis-training.js';
+import { sourceLauncher, startRemoteActor } from './testing/source-launcher.js';
 
 let server: RedisServer | undefined;
 beforeAll(async () => {
@@ -88,6 +90,43 @@ describe('trainRedisSeed', () => {
       }
     });
   }
+  it('lets actor processes from elsewhere join by pool name, follow the learner seed to seed and stop by themselves', async () => {
+    const config = { ...ASYNC_REDIS_BASE, iterations: 15, seeds: [0, 1] };
+    const options = { ...twoActors(4), actors: 0 };
+    const remotes: ChildProcess[] = [];
+    let join = '';
+    const started = runAsyncTraining(config, options, undefined, sourceLauncher, (command) => {
+      join = command;
+      const pool = /--pool (\S+)$/.exec(command)![1]!;
+      for (let k = 0; k < 2; k++) remotes.push(startRemoteActor(server!.url, pool));
+    });
+    // Whatever fails, no actor process outlives the test.
+    const outcome = await started.finally(() => {
+      setTimeout(() => {
+        for (const child of remotes) if (child.exitCode === null) child.kill('SIGKILL');
+      }, 20_000).unref();
+    });
+    expect(join).toMatch(/^ftw actor --redis redis:\/\/127\.0\.0\.1:\d+ --pool ftw-\d+-\w+-seed0$/);
+    expect(outcome.results.map((r) => r.metrics.length)).toEqual([15, 15]);
+    for (const r of outcome.results as RedisSeedResult[]) {
+      expect(r.malformed).toBe(0);
+      expect(r.behaviourCheck.steps).toBeGreaterThan(0);
+      expect(r.behaviourCheck.maxLogProbGap).toBe(0);
+    }
+    // Both left on their own once the learner was done with the last seed: exit code 0, no signal.
+    const exits = await Promise.all(
+      remotes.map((child) =>
+        child.exitCode !== null
+          ? [child.exitCode, child.signalCode]
+          : (once(child, 'exit') as Promise<[number | null, string | null]>),
+      ),
+    );
+    expect(exits).toEqual([
+      [0, null],
+      [0, null],
+    ]);
+  });
+
   it('runs actors on a server that wants a password, and records its URL without the password', async () => {
     const guarded = await startRedisServer({ args: ['--requirepass', 'Sup3rSecret'] });
     try {

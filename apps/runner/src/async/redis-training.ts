@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { PoolMirror, RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
+import { PoolMirror, RedisPool, type RedisServer, redactUrl, startRedisServer } from '@ftw/redis-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
@@ -10,7 +10,7 @@ import { createOptimizer } from '../train/optimizer.js';
 import { savedPolicy } from '../train/saved-policy.js';
 import type { AsyncOptions } from './async-options.js';
 import { encodeKeyedPolicy } from './keyed-policy.js';
-import { ACTOR_VARIABLE, type ActorTask } from './redis-actor.js';
+import { ACTOR_VARIABLE, type ActorTask, POOL_NOTES, type PoolTask } from './redis-actor.js';
 import type { AsyncIterationMetrics, AsyncSeedResult } from './train-async-seed.js';
 import { asyncEnvironment, asyncIterationMetrics, asyncLearner } from './train-async-seed.js';
 
@@ -117,8 +117,14 @@ export function learnerEpisode(t: MirroredTrajectory, sokoban: SokobanEpisodeEnv
  * @param options - actors, hot-loading, importance weighting, horizon
  * @param seed - the seed (environments, actions and selection derive from it)
  * @param url - the Redis server
+ * The pool carries notes for actors that join from elsewhere (`ftw actor`, {@link runRemoteActor}): the
+ * task (configuration, options without the Redis password, seed), the state (`running`, then `done` or
+ * `failed`) and, before `done`, the pool of the next seed.
+ *
  * @param launch - how actor processes start
  * @param onIteration - progress
+ * @param pools - this seed's pool name and the next seed's ('' after the last); by default a fresh name
+ *   and ''
  * @returns the metrics, the throughput, the entries skipped and the behaviour check
  */
 export async function trainRedisSeed(
@@ -128,6 +134,10 @@ export async function trainRedisSeed(
   url: string,
   launch: ActorLauncher = cliLauncher,
   onIteration?: () => void,
+  pools: { readonly name: string; readonly next: string } = {
+    name: `ftw-${process.pid}-${Date.now().toString(36)}-seed${seed}`,
+    next: '',
+  },
 ): Promise<RedisSeedResult> {
   const streams = seededStreams(seed);
   const env = asyncEnvironment(config, options, streams.environment);
@@ -135,7 +145,7 @@ export async function trainRedisSeed(
   const optimizer = createOptimizer(config.optimizer, config.lr);
   const learner = asyncLearner(config, options, policy, optimizer, streams.selection);
   const updater = learner.updater;
-  const name = `ftw-${process.pid}-${Date.now().toString(36)}-seed${seed}`;
+  const { name } = pools;
   const r = 1 / config.rollouts;
   const pool = await RedisPool.open(url, {
     name,
@@ -159,6 +169,11 @@ export async function trainRedisSeed(
           }),
     );
   await publish();
+  // For actors that join from elsewhere: the state first, so that one that finds the task finds it running.
+  const task: PoolTask = { config, options: { ...options, redis: redactUrl(url) }, seed };
+  await pool.writeNote(POOL_NOTES.state, 'running');
+  await pool.writeNote(POOL_NOTES.task, JSON.stringify(task));
+  let finished = false;
   const children = Array.from({ length: options.actors }, (_, actor) =>
     launch({ url, pool: name, config, options, seed, actor }),
   );
@@ -229,8 +244,14 @@ export async function trainRedisSeed(
       onIteration?.();
       if (config.maxSamples !== undefined && samples >= config.maxSamples) break;
     }
+    // The next pool before the state, so that an actor that sees `done` finds where to go.
+    await pool.writeNote(POOL_NOTES.next, pools.next);
+    await pool.writeNote(POOL_NOTES.state, 'done');
+    finished = true;
   } finally {
     for (const child of children) child.kill('SIGKILL');
+    // Best effort: tell actors from elsewhere that this learner stopped (the server may be what failed).
+    if (!finished) await pool.writeNote(POOL_NOTES.state, 'failed').catch(() => {});
     await Promise.all([pool.close(), mirror.close()]);
   }
   const seconds = (performance.now() - started) / 1000;

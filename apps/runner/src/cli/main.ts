@@ -17,6 +17,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   evaluate: async () => (await import('../commands/evaluate-command.js')).evaluateCommand(),
   view: async () => (await import('../commands/view-command.js')).viewCommand(),
   dataset: async () => (await import('../commands/dataset-command.js')).datasetCommand(),
+  actor: async () => (await import('../commands/actor-command.js')).actorCommand(),
 };
 
 /**

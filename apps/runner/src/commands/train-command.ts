@@ -59,7 +59,13 @@ export function trainCommand(): Command {
           total: config.iterations * config.seeds.length,
           quiet: output.quiet || output.json,
         });
-        const outcome = await runAsyncTraining(config, asynchronous, progress);
+        // Always said when no actor starts here (the run waits for actors from elsewhere), else unless --quiet.
+        const onJoin = (join: string) => {
+          if (asynchronous.actors === 0 || !(output.quiet || output.json)) {
+            process.stderr.write(`ftw: actor processes on other machines can join with: ${join}\n`);
+          }
+        };
+        const outcome = await runAsyncTraining(config, asynchronous, progress, undefined, onJoin);
         progress.stop();
         return asyncRunResult(outcome);
       });

@@ -12,3 +12,11 @@ export const sourceLauncher: ActorLauncher = (task) =>
     env: { ...process.env, [ACTOR_VARIABLE]: JSON.stringify(task) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+
+/** Starts `ftw actor`'s work (`runRemoteActor`) from the TypeScript source, joining `pool` on `url`. */
+export const startRemoteActor = (url: string, pool: string) =>
+  spawn(
+    process.execPath,
+    ['--conditions=@ftw/source', '--import', './register-ts.mjs', 'remote-actor-child.ts', url, pool],
+    { cwd: here, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
