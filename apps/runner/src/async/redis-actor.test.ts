@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { PoolMirror, RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import { SokobanEnv } from '@ftw/sokoban';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +9,9 @@ import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
 import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
 import type { AsyncOptions } from './async-options.js';
+import { ASYNC_REDIS_BASE } from './compare-async.js';
 import { encodeKeyedPolicy } from './keyed-policy.js';
+import { POOL_NOTES } from './redis-actor.js';
 import { sourceLauncher } from './testing/source-launcher.js';
 
 let server: RedisServer | undefined;
@@ -128,6 +132,43 @@ describe('an actor process with --env sokoban', () => {
         expect(e.actions[t]).toBe(3);
         expect(e.logProbs[t]).toBeGreaterThan(-1e-20);
       }
+    }
+  });
+});
+
+describe('an actor process that joined from elsewhere (ftw actor)', () => {
+  it('leaves with the reason, exit code 1, when the learner marks its pool failed', async () => {
+    const url = server!.url;
+    const name = `failed-${Date.now().toString(36)}`;
+    const pool = await RedisPool.open(url, { name, capacity: 1000 });
+    const mirror = await PoolMirror.open(url, { name });
+    // The contextual bandit's table: 2 tasks × 3 arms, all 0.
+    await pool.publishPolicy(0, new Uint8Array(new Float64Array(6).buffer));
+    await pool.writeNote(POOL_NOTES.state, 'running');
+    const task = {
+      config: { ...ASYNC_REDIS_BASE, seeds: [0] },
+      options: { ...OPTIONS, horizon: 4 },
+      seed: 0,
+    };
+    await pool.writeNote(POOL_NOTES.task, JSON.stringify(task));
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@ftw/source', '--import', './register-ts.mjs', 'remote-actor-child.ts', url, name],
+      { cwd: fileURLToPath(new URL('./testing/', import.meta.url)), stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    try {
+      while (mirror.pool.size < 8) await mirror.sync({ blockMs: 500 });
+      await pool.writeNote(POOL_NOTES.state, 'failed');
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(1);
+      expect(stderr).toContain(`LearnerStoppedError: the learner of pool ${name} stopped: failed`);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await Promise.all([pool.close(), mirror.close()]);
     }
   });
 });
