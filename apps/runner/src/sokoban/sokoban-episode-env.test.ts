@@ -8,25 +8,14 @@ import { createPolicy } from '../train/create-policy.js';
 import { TabularPolicy } from '../train/tabular-policy.js';
 import { trainSeed } from '../train/train-seed.js';
 import { compareSokoban, onStepGrid } from './compare-sokoban.js';
-import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
 import { SokobanEpisodeEnv } from './sokoban-episode-env.js';
 import { FEATURE_COUNT } from './sokoban-features.js';
 import { SokobanLinearPolicy } from './sokoban-linear-policy.js';
 import { SokobanObservations } from './sokoban-observations.js';
 import { SOKOBAN_SCENARIO } from './sokoban-scenario.js';
+import { SMALL_LEVELS } from './testing/small-levels.js';
 
-const SMALL: SokobanEnvironmentConfig = {
-  kind: 'sokoban',
-  size: 5,
-  boxes: 1,
-  levels: 4,
-  heldOut: 3,
-  levelSeed: 3,
-  maxMoves: 6,
-  maxSteps: 20,
-  reward: 'binary',
-  lengthTiebreak: 0,
-};
+const SMALL = SMALL_LEVELS;
 
 function resolve(args: string[]): TrainConfig {
   const command = addOptions(new Command('train').exitOverride(), TRAIN_OPTIONS);

@@ -1,26 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
-import type { SokobanEnvironmentConfig } from '../sokoban/sokoban-environment-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
+import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
 import { createEnvironment } from './create-environment.js';
 import type { EpisodeEnv } from './episode-env.js';
 import { restorePolicy, type SavedPolicy } from './saved-policy.js';
 import { trainSeed } from './train-seed.js';
 
-const LEVELS: SokobanEnvironmentConfig = {
-  kind: 'sokoban',
-  size: 5,
-  boxes: 1,
-  levels: 6,
-  heldOut: 3,
-  levelSeed: 3,
-  maxMoves: 6,
-  maxSteps: 20,
-  reward: 'binary',
-  lengthTiebreak: 0,
-};
+const LEVELS = SMALL_LEVELS;
 const SOKOBAN: TrainConfig = {
   ...REPRODUCE_CONFIG,
   environment: LEVELS,
