@@ -137,9 +137,10 @@ describe('an actor process with --env sokoban', () => {
 });
 
 describe('an actor process that joined from elsewhere (ftw actor)', () => {
-  it('leaves with the reason, exit code 1, when the learner marks its pool failed', async () => {
+  /** A pool with a learner's task and no learner, and an actor process that joined it (stderr kept). */
+  async function joinedPool(label: string, waitMs: number) {
     const url = server!.url;
-    const name = `failed-${Date.now().toString(36)}`;
+    const name = `${label}-${Date.now().toString(36)}`;
     const pool = await RedisPool.open(url, { name, capacity: 1000 });
     const mirror = await PoolMirror.open(url, { name });
     // The contextual bandit's table: 2 tasks × 3 arms, all 0.
@@ -153,22 +154,54 @@ describe('an actor process that joined from elsewhere (ftw actor)', () => {
     await pool.writeNote(POOL_NOTES.task, JSON.stringify(task));
     const child = spawn(
       process.execPath,
-      ['--conditions=@ftw/source', '--import', './register-ts.mjs', 'remote-actor-child.ts', url, name],
+      [
+        '--conditions=@ftw/source',
+        '--import',
+        './register-ts.mjs',
+        'remote-actor-child.ts',
+        url,
+        name,
+        String(waitMs),
+      ],
       { cwd: fileURLToPath(new URL('./testing/', import.meta.url)), stdio: ['ignore', 'ignore', 'pipe'] },
     );
-    let stderr = '';
+    const output = { stderr: '' };
     child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
+      output.stderr += chunk.toString();
     });
-    try {
-      while (mirror.pool.size < 8) await mirror.sync({ blockMs: 500 });
-      await pool.writeNote(POOL_NOTES.state, 'failed');
-      const [code] = await once(child, 'exit');
-      expect(code).toBe(1);
-      expect(stderr).toContain(`LearnerStoppedError: the learner of pool ${name} stopped: failed`);
-    } finally {
+    const close = async () => {
       if (child.exitCode === null) child.kill('SIGKILL');
       await Promise.all([pool.close(), mirror.close()]);
+    };
+    return { name, pool, mirror, child, output, close };
+  }
+
+  it('leaves with the reason, exit code 1, when the learner marks its pool failed', async () => {
+    const joined = await joinedPool('failed', 30_000);
+    try {
+      while (joined.mirror.pool.size < 8) await joined.mirror.sync({ blockMs: 500 });
+      await joined.pool.writeNote(POOL_NOTES.state, 'failed');
+      const [code] = await once(joined.child, 'exit');
+      expect(code).toBe(1);
+      expect(joined.output.stderr).toContain(
+        `LearnerStoppedError: the learner of pool ${joined.name} stopped: failed`,
+      );
+    } finally {
+      await joined.close();
+    }
+  });
+
+  it('gives up, exit code 1, on a learner that stopped without a word (no new policy for its wait)', async () => {
+    // Nothing updates: the rate limiter is absent here, so the actor pushes freely, and no version comes.
+    const joined = await joinedPool('silent', 3000);
+    try {
+      const [code] = await once(joined.child, 'exit');
+      expect(code).toBe(1);
+      expect(joined.output.stderr).toContain(
+        `LearnerStoppedError: the learner of pool ${joined.name} published no new policy in 3 s`,
+      );
+    } finally {
+      await joined.close();
     }
   });
 });

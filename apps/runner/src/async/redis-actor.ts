@@ -170,11 +170,11 @@ async function push(
  *
  * @param url - the run's Redis
  * @param name - the pool of the seed to join (the learner prints it)
- * @param waitMs - how long to wait for a pool or its task
+ * @param waitMs - how long to wait for a pool or its task, and for a new policy from a running learner
  * @param log - where to say what it does (stderr)
  * @returns the number of seeds it acted in
- * @throws RedisPoolError `POOL_NOT_FOUND` when no pool of that name appears within `waitMs`; Error when the
- *   learner marks a pool failed
+ * @throws RedisPoolError `POOL_NOT_FOUND` when no pool of that name appears within `waitMs`;
+ *   {@link LearnerStoppedError} when the learner marks a pool failed, or publishes no new policy for `waitMs`
  */
 export async function runRemoteActor(
   url: string,
@@ -188,6 +188,11 @@ export async function runRemoteActor(
     const joined = await openWhenReady(url, pool, waitMs);
     const task = JSON.parse(joined.note) as PoolTask;
     log(`joined pool ${pool} (seed ${task.seed})`);
+    // A learner that stops without a word (killed, interrupted, its machine gone) publishes nothing more:
+    // after waitMs without a new policy version the actor gives up.
+    let version: number | undefined;
+    let changed = Date.now();
+    let stalled = false;
     await runActor(
       {
         url,
@@ -198,8 +203,24 @@ export async function runRemoteActor(
         actor: randomInt(64, 2 ** 30),
         idPrefix: `r${me}`,
       },
-      async (own) => (await own.readNote(POOL_NOTES.state)) !== 'running',
+      async (own) => {
+        if ((await own.readNote(POOL_NOTES.state)) !== 'running') return true;
+        const now = await own.readPolicyVersion();
+        if (now !== version) {
+          version = now;
+          changed = Date.now();
+        } else if (Date.now() - changed > waitMs) {
+          stalled = true;
+        }
+        return stalled;
+      },
     );
+    if (stalled) {
+      await joined.pool.close();
+      throw new LearnerStoppedError(
+        `the learner of pool ${pool} published no new policy in ${waitMs / 1000} s: it stopped without marking the pool`,
+      );
+    }
     seeds++;
     const finished = await joined.pool.readNote(POOL_NOTES.state);
     const next = await joined.pool.readNote(POOL_NOTES.next);

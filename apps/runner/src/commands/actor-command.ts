@@ -26,7 +26,7 @@ export function actorCommand(): Command {
     )
     .option(
       '--wait <seconds>',
-      'how long to wait for the pool and its task (the learner may start later)',
+      'how long to wait for the pool and its task (the learner may start later), and for a new policy before giving up',
       '600',
     );
   command.action(async () => {
