@@ -10,7 +10,7 @@ import type { Episode } from './episode.js';
 import type { Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
 import { trajectoryImportanceWeights } from './trajectory-importance-weights.js';
-import type { Updater, UpdateStats } from './updater.js';
+import { statsWithoutSelection, type Updater, type UpdateStats } from './updater.js';
 
 /**
  * The policy-gradient baselines FTW is compared with. Each updates from the current iteration's E
@@ -163,15 +163,7 @@ export class BaselineUpdater implements Updater {
       for (let i = 0; i < rows; i++) policy.backward(observations[i]!, result.grad, i * A, grad);
       this.#optimizer.step(parameters, grad);
     }
-    return {
-      eliteMean: null,
-      eliteSpread: null,
-      selected: null,
-      poolSize: null,
-      poolStaleness: null,
-      selectionStaleness: null,
-      loss,
-    };
+    return statsWithoutSelection(loss);
   }
 
   /** GRPO: one group per start observation among this batch's episodes, normalised within the group. */

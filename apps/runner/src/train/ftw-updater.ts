@@ -7,7 +7,7 @@ import { ExpectedSelection } from './expected-selection.js';
 import { MinibatchSampler } from './minibatch-sampler.js';
 import type { Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
-import type { Updater, UpdateStats } from './updater.js';
+import { type MutableUpdateStats, statsWithoutSelection, type Updater, type UpdateStats } from './updater.js';
 
 /** The elites of one update: pool positions (distinct) and their selection counts m_i > 0. */
 export interface EliteChoice {
@@ -91,15 +91,7 @@ export class FtwUpdater implements Updater {
   /** The pool's staleness, refilled by each update. */
   #staleness: Staleness | undefined;
   /** What `update` returns, refilled by each update (see `Updater.update`). */
-  readonly #stats: { -readonly [K in keyof UpdateStats]: UpdateStats[K] } = {
-    eliteMean: null,
-    eliteSpread: null,
-    selected: null,
-    poolSize: null,
-    poolStaleness: null,
-    selectionStaleness: null,
-    loss: 0,
-  };
+  readonly #stats: MutableUpdateStats = statsWithoutSelection(0);
 
   /**
    * @param config - the resolved configuration (FTW fields)

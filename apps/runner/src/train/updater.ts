@@ -18,6 +18,28 @@ export interface UpdateStats {
   readonly loss: number;
 }
 
+/** {@link UpdateStats} that an updater may refill in place. */
+export type MutableUpdateStats = { -readonly [K in keyof UpdateStats]: UpdateStats[K] };
+
+/**
+ * The statistics of an update that selected nothing (a baseline's, or FTW's before its first update):
+ * every selection figure null.
+ *
+ * @param loss - the loss at the step
+ * @returns a new object
+ */
+export function statsWithoutSelection(loss: number): MutableUpdateStats {
+  return {
+    eliteMean: null,
+    eliteSpread: null,
+    selected: null,
+    poolSize: null,
+    poolStaleness: null,
+    selectionStaleness: null,
+    loss,
+  };
+}
+
 /**
  * A training method's update rule. It reads episodes only through {@link Episode} and changes the
  * policy only through `Policy` (logits, back-propagation) and its optimiser, so it works unchanged on
