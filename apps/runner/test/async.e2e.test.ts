@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RedisServer, startRedisServer } from '@ftw/redis-pool';
+import { RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCli, buildCli } from './build-cli.js';
 
@@ -29,6 +30,96 @@ function ftw(...args: string[]) {
 }
 
 const COMMON = ['train', '--env', 'contextual', '--horizon', '3', '--rollouts', '2', '--iterations', '30'];
+
+/** The state field of /proc/<pid>/stat, or null when no such process is left (a zombie counts as gone). */
+function processState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!;
+    return state === 'Z' ? null : state;
+  } catch {
+    return null;
+  }
+}
+
+/** The processes whose parent is `pid` (Linux). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
+    } catch {
+      // The process ended while the folder was read.
+    }
+  }
+  return children;
+}
+
+/** Polls `check` every 100 ms until it holds; false if it still does not after `ms`. */
+async function eventually(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * A learner over the test server that runs until it is stopped, with `actors` actor processes of its own;
+ * resolves with the pool it printed.
+ */
+async function startLearner(actors: number, name: string) {
+  const learner = spawn(
+    process.execPath,
+    [
+      built.cli,
+      ...COMMON,
+      '--iterations',
+      '1000000',
+      '--actors',
+      String(actors),
+      '--redis',
+      server.url,
+      '--seeds',
+      '0',
+      '--out',
+      out,
+      '--name',
+      name,
+    ],
+    // Its own process group, so that a test can interrupt the group as Ctrl-C in a terminal does.
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+  );
+  let stderr = '';
+  const pool = await new Promise<string>((resolve, reject) => {
+    learner.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /can join with: ftw actor --redis (\S+) --pool (\S+)\n/.exec(stderr);
+      if (match !== null) resolve(match[2]!);
+    });
+    learner.once('exit', (code) => reject(new Error(`the learner exited (${code}):\n${stderr}`)));
+  });
+  return { learner, pool, stderr: () => stderr };
+}
+
+/** Opens a pool once its learner has created it (it prints the name first). */
+async function openPool(name: string): Promise<RedisPool> {
+  let pool: RedisPool | undefined;
+  await eventually(async () => {
+    pool = await RedisPool.open(server.url, { name }).catch(() => undefined);
+    return pool !== undefined;
+  }, 30_000);
+  if (pool === undefined) throw new Error(`pool ${name} was never created`);
+  return pool;
+}
+
+/** Whether the pool's policy reaches version 3 within a minute (actors acting, the learner updating). */
+async function policyMoves(notes: RedisPool): Promise<boolean> {
+  return eventually(async () => ((await notes.readPolicyVersion()) ?? 0) >= 3, 60_000);
+}
 
 describe('ftw train, asynchronous', () => {
   it('simulates lagged actors reproducibly from the seeds', () => {
@@ -218,5 +309,97 @@ describe('ftw train, asynchronous', () => {
     const refused = ftw(...sokoban, '--horizon', '2', '--seeds', '0', '--name', 'no');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('--horizon applies to bandits only, got --horizon 2 with --env sokoban');
+  });
+});
+
+describe('an asynchronous learner that is stopped', () => {
+  it('ends its own actor processes with it, whether it is terminated, interrupted by Ctrl-C or killed', async () => {
+    // Ctrl-C in a terminal interrupts the whole process group: the actors too, whose exits the learner may
+    // see while it marks its pool (a run that failed), and must not report as such.
+    // Writes are held back for a second, so that the learner sees the actors' exits while it marks its pool,
+    // every time.
+    const holdWrites = async () => {
+      const client = await createClient({ url: server.url }).connect();
+      await client.sendCommand(['CLIENT', 'PAUSE', '1000', 'WRITE']);
+      await client.quit();
+    };
+    const cases = [
+      {
+        how: 'SIGTERM',
+        send: (pid: number) => process.kill(pid, 'SIGTERM'),
+        code: 143,
+        state: 'interrupted',
+      },
+      {
+        how: 'Ctrl-C',
+        send: async (pid: number) => {
+          await holdWrites();
+          process.kill(-pid, 'SIGINT');
+        },
+        code: 130,
+        state: 'interrupted',
+      },
+      { how: 'SIGKILL', send: (pid: number) => process.kill(pid, 'SIGKILL'), code: null, state: 'running' },
+    ];
+    for (const { how, send, code, state } of cases) {
+      const { learner, pool, stderr } = await startLearner(2, `stopped-${how}`);
+      let notes: RedisPool | undefined;
+      let actors: number[] = [];
+      try {
+        notes = await openPool(pool);
+        expect(await policyMoves(notes), stderr()).toBe(true);
+        actors = childrenOf(learner.pid!);
+        expect(actors).toHaveLength(2);
+        const exited = once(learner, 'exit');
+        await send(learner.pid!);
+        const [exitCode, bySignal] = (await exited) as [number | null, string | null];
+        expect([exitCode, bySignal], `${how}: ${stderr()}`).toEqual(
+          code === null ? [null, 'SIGKILL'] : [code, null],
+        );
+        // Terminated, it kills them on exit; killed, they see its IPC channel close and exit.
+        expect(await eventually(() => actors.every((pid) => processState(pid) === null), 10_000)).toBe(true);
+        // Stopped by a signal it handles, it marks its pool for actors from elsewhere; killed, it cannot.
+        expect(await notes.readNote('state')).toBe(state);
+        expect(stderr()).not.toContain('the run failed');
+        expect(readdirSync(out)).not.toContain(`stopped-${how}`);
+      } finally {
+        learner.kill('SIGKILL');
+        // A failed check leaves nothing running either.
+        for (const pid of actors) if (processState(pid) !== null) process.kill(pid, 'SIGKILL');
+        await notes?.close();
+      }
+    }
+  });
+
+  it('tells actors that joined from elsewhere at once when it is interrupted', async () => {
+    const { learner, pool } = await startLearner(0, 'interrupted');
+    const actor = spawn(process.execPath, [built.cli, 'actor', '--redis', server.url, '--pool', pool], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let actorErr = '';
+    actor.stderr!.on('data', (chunk: Buffer) => {
+      actorErr += chunk.toString();
+    });
+    try {
+      const notes = await openPool(pool);
+      const moving = await policyMoves(notes);
+      await notes.close();
+      expect(moving, actorErr).toBe(true);
+      const learnerExit = once(learner, 'exit');
+      const actorExit = once(actor, 'exit');
+      const interruptedAt = Date.now();
+      learner.kill('SIGINT');
+      expect((await learnerExit)[0]).toBe(130);
+      // Told through the pool, not by 600 s (its --wait) without a new policy.
+      const timeout = new Promise<unknown[]>((resolve) =>
+        setTimeout(() => resolve(['still running']), 15_000),
+      );
+      expect((await Promise.race([actorExit, timeout]))[0]).toBe(1);
+      expect(Date.now() - interruptedAt).toBeLessThan(15_000);
+      expect(actorErr).toContain(`LearnerStoppedError: the learner of pool ${pool} stopped: interrupted`);
+    } finally {
+      learner.kill('SIGKILL');
+      actor.kill('SIGKILL');
+    }
   });
 });

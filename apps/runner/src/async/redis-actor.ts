@@ -26,7 +26,10 @@ export interface ActorTask {
 export const POOL_NOTES = {
   /** JSON of {@link PoolTask}: what an actor of the pool runs. */
   task: 'task',
-  /** `running`, then `done` once the learner has finished the pool's seed, or `failed`. */
+  /**
+   * `running`, then `done` once the learner has finished the pool's seed, `failed` when its run failed, or
+   * `interrupted` when its process was stopped by SIGINT or SIGTERM.
+   */
   state: 'state',
   /** The pool of the run's next seed, or '' after the last. Written before `state` becomes `done`. */
   next: 'next',
@@ -41,6 +44,22 @@ export interface PoolTask {
 
 /** Environment variable that turns a `ftw train` process into one actor of an asynchronous run. */
 export const ACTOR_VARIABLE = 'FTW_ASYNC_ACTOR';
+
+/**
+ * Makes an actor process that its learner started end with the learner: when the IPC channel the learner
+ * opened closes (the learner exited, was killed, or crashed), the actor exits 0. Without a channel (an
+ * actor not started by a learner) it does nothing.
+ *
+ * @example
+ * ```ts
+ * exitWithLearner();
+ * await runActor(task);
+ * ```
+ */
+export function exitWithLearner(): void {
+  if (!process.connected) return;
+  process.once('disconnect', () => process.exit(0));
+}
 
 /** Episodes an actor collects before one pipelined push. */
 const PUSH_EVERY = 8;

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { PoolMirror, RedisPool, type RedisServer, redactUrl, startRedisServer } from '@ftw/redis-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
+import { onInterrupt } from '../run/interrupt-tasks.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { ActionDistribution } from '../train/action-distribution.js';
 import { createPolicy } from '../train/create-policy.js';
@@ -35,11 +36,14 @@ export interface RedisSeedResult extends AsyncSeedResult {
 /** How actor processes are started: the runner's own CLI again, with {@link ACTOR_VARIABLE} set. */
 export type ActorLauncher = (task: ActorTask) => ChildProcess;
 
-/** Starts an actor as `node <this CLI> train` with the task in the environment. */
+/**
+ * Starts an actor as `node <this CLI> train` with the task in the environment, and an IPC channel that
+ * closes when this process ends, however it ends: the actor then exits (`exitWithLearner`).
+ */
 export const cliLauncher: ActorLauncher = (task) =>
   spawn(process.execPath, [process.argv[1]!, 'train'], {
     env: { ...process.env, [ACTOR_VARIABLE]: JSON.stringify(task) },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
 
 /**
@@ -118,8 +122,9 @@ export function learnerEpisode(t: MirroredTrajectory, sokoban: SokobanEpisodeEnv
  * @param seed - the seed (environments, actions and selection derive from it)
  * @param url - the Redis server
  * The pool carries notes for actors that join from elsewhere (`ftw actor`, {@link runRemoteActor}): the
- * task (configuration, options without the Redis password, seed), the state (`running`, then `done` or
- * `failed`) and, before `done`, the pool of the next seed.
+ * task (configuration, options without the Redis password, seed), the state (`running`, then `done`,
+ * `failed`, or `interrupted` when the learner's process is stopped by SIGINT or SIGTERM) and, before
+ * `done`, the pool of the next seed. The learner's own actor processes end with it, however it ends.
  *
  * @param launch - how actor processes start
  * @param onIteration - progress
@@ -177,6 +182,17 @@ export async function trainRedisSeed(
   const children = Array.from({ length: options.actors }, (_, actor) =>
     launch({ url, pool: name, config, options, seed, actor }),
   );
+  // The actors end with this process, however it exits (a signal's handler calls process.exit).
+  const killChildren = (): void => {
+    for (const child of children) child.kill('SIGKILL');
+  };
+  process.on('exit', killChildren);
+  // Interrupted: actors that joined from elsewhere are told at once, not after their --wait.
+  let stopping = false;
+  const forget = onInterrupt(() => {
+    stopping = true;
+    return pool.writeNote(POOL_NOTES.state, 'interrupted');
+  });
   const metrics: AsyncIterationMetrics[] = [];
   let samples = 0;
   let unreadable = 0;
@@ -249,9 +265,11 @@ export async function trainRedisSeed(
     await pool.writeNote(POOL_NOTES.state, 'done');
     finished = true;
   } finally {
-    for (const child of children) child.kill('SIGKILL');
+    forget();
+    process.off('exit', killChildren);
+    killChildren();
     // Best effort: tell actors from elsewhere that this learner stopped (the server may be what failed).
-    if (!finished) await pool.writeNote(POOL_NOTES.state, 'failed').catch(() => {});
+    if (!(finished || stopping)) await pool.writeNote(POOL_NOTES.state, 'failed').catch(() => {});
     await Promise.all([pool.close(), mirror.close()]);
   }
   const seconds = (performance.now() - started) / 1000;

@@ -42,7 +42,8 @@ export function trainCommand(): Command {
   command.action(async () => {
     const actorTask = process.env[ACTOR_VARIABLE];
     if (actorTask !== undefined) {
-      const { runActor } = await import('../async/redis-actor.js');
+      const { exitWithLearner, runActor } = await import('../async/redis-actor.js');
+      exitWithLearner();
       return runActor(JSON.parse(actorTask));
     }
     const path = command.opts<{ config?: string }>().config;

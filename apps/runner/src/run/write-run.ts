@@ -3,6 +3,7 @@ import type { OutputOptions } from '../cli/output-options.js';
 import { VIEWABLE_COMMANDS } from '../view/read-run-folder.js';
 import { reportPage } from '../view/report-page.js';
 import type { RunData } from '../view/run-data.js';
+import { runInterruptTasks } from './interrupt-tasks.js';
 import { ndjson } from './ndjson.js';
 import { provenance } from './provenance.js';
 import { RunDirectory } from './run-directory.js';
@@ -67,9 +68,12 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
   const origin = provenance();
   // Marked as handled: a run that fails before finishing never reads it.
   origin.catch(() => undefined);
+  let interrupted = false;
   const onSignal = (signal: NodeJS.Signals): void => {
+    interrupted = true;
     dir.discard();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    // What the command registered (a learner marks its pool), then the exit; a second signal ends it at once.
+    void runInterruptTasks().then(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -79,6 +83,8 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
   };
   return {
     async finish(artifacts) {
+      // Interrupted while the work ended: the folder is gone and the process is about to exit.
+      if (interrupted) return new Promise<string>(() => {});
       // Files are written by the thread pool while the rest is computed (the metrics while the page is).
       const pending: Promise<void>[] = [];
       try {

@@ -10,7 +10,7 @@ export const sourceLauncher: ActorLauncher = (task) =>
   spawn(process.execPath, ['--conditions=@ftw/source', '--import', './register-ts.mjs', 'actor-child.ts'], {
     cwd: here,
     env: { ...process.env, [ACTOR_VARIABLE]: JSON.stringify(task) },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
 
 /** Starts `ftw actor`'s work (`runRemoteActor`) from the TypeScript source, joining `pool` on `url`. */
