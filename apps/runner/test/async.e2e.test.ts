@@ -71,7 +71,7 @@ async function eventually(check: () => boolean | Promise<boolean>, ms: number): 
  * A learner over the test server that runs until it is stopped, with `actors` actor processes of its own;
  * resolves with the pool it printed.
  */
-async function startLearner(actors: number, name: string) {
+async function startLearner(actors: number, name: string, url = server.url) {
   const learner = spawn(
     process.execPath,
     [
@@ -82,7 +82,7 @@ async function startLearner(actors: number, name: string) {
       '--actors',
       String(actors),
       '--redis',
-      server.url,
+      url,
       '--seeds',
       '0',
       '--out',
@@ -106,10 +106,10 @@ async function startLearner(actors: number, name: string) {
 }
 
 /** Opens a pool once its learner has created it (it prints the name first). */
-async function openPool(name: string): Promise<RedisPool> {
+async function openPool(name: string, url = server.url): Promise<RedisPool> {
   let pool: RedisPool | undefined;
   await eventually(async () => {
-    pool = await RedisPool.open(server.url, { name }).catch(() => undefined);
+    pool = await RedisPool.open(url, { name }).catch(() => undefined);
     return pool !== undefined;
   }, 30_000);
   if (pool === undefined) throw new Error(`pool ${name} was never created`);
@@ -402,4 +402,33 @@ describe('an asynchronous learner that is stopped', () => {
       actor.kill('SIGKILL');
     }
   });
+
+  it('fails, exit code 1 with the reason, when its Redis goes away, and leaves no actor behind', async () => {
+    const lost = await startRedisServer();
+    const { learner, pool, stderr } = await startLearner(2, 'lost', lost.url);
+    let notes: RedisPool | undefined;
+    let actors: number[] = [];
+    try {
+      notes = await openPool(pool, lost.url);
+      expect(await policyMoves(notes), stderr()).toBe(true);
+      actors = childrenOf(learner.pid!).filter((pid) =>
+        readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('cli.js'),
+      );
+      expect(actors).toHaveLength(2);
+      const exited = once(learner, 'exit');
+      const start = Date.now();
+      await lost.kill();
+      expect((await exited)[0], stderr()).toBe(1);
+      // Within its reconnect timeout (10 s) and no second one spent marking a pool it cannot reach.
+      expect(Date.now() - start).toBeLessThan(16_000);
+      expect(stderr()).toContain('CONNECTION_LOST');
+      expect(await eventually(() => actors.every((pid) => processState(pid) === null), 10_000)).toBe(true);
+      expect(readdirSync(out)).not.toContain('lost');
+    } finally {
+      learner.kill('SIGKILL');
+      for (const pid of actors) if (processState(pid) !== null) process.kill(pid, 'SIGKILL');
+      await notes?.close();
+      await lost.stop();
+    }
+  }, 60_000);
 });

@@ -138,8 +138,7 @@ describe('an actor process with --env sokoban', () => {
 
 describe('an actor process that joined from elsewhere (ftw actor)', () => {
   /** A pool with a learner's task and no learner, and an actor process that joined it (stderr kept). */
-  async function joinedPool(label: string, waitMs: number) {
-    const url = server!.url;
+  async function joinedPool(label: string, waitMs: number, url = server!.url) {
     const name = `${label}-${Date.now().toString(36)}`;
     const pool = await RedisPool.open(url, { name, capacity: 1000 });
     const mirror = await PoolMirror.open(url, { name });
@@ -204,4 +203,23 @@ describe('an actor process that joined from elsewhere (ftw actor)', () => {
       await joined.close();
     }
   });
+
+  it('exits, code 1 with the reason, when its Redis goes away (it used to hang, reconnecting for ever)', async () => {
+    const lost = await startRedisServer();
+    const joined = await joinedPool('lost', 30_000, lost.url);
+    try {
+      while (joined.mirror.pool.size < 8) await joined.mirror.sync({ blockMs: 500 });
+      const exited = once(joined.child, 'exit');
+      await lost.kill();
+      // Its commands give up after the connection's reconnectTimeoutMs (10 s); then nothing may hold it.
+      const timeout = new Promise<unknown[]>((resolve) =>
+        setTimeout(() => resolve(['still running']), 40_000),
+      );
+      expect((await Promise.race([exited, timeout]))[0], joined.output.stderr).toBe(1);
+      expect(joined.output.stderr).toContain('CONNECTION_LOST');
+    } finally {
+      await joined.close();
+      await lost.stop();
+    }
+  }, 60_000);
 });

@@ -108,47 +108,51 @@ export async function runActor(
   let pending: TrajectoryInput[] = [];
   let ids: string[] = [];
   const prefix = task.idPrefix ?? String(task.actor);
-  for (let episode = 0; ; episode++) {
-    if (stopped !== undefined && (await stopped(pool))) break;
-    const start = await follower.beginEpisode();
-    load(start.version, start.parameters);
-    let observation = env.reset();
-    const observations: number[] = [];
-    const actions: number[] = [];
-    const logProbs: number[] = [];
-    const versions: number[] = [];
-    const positions: string[] = [];
-    let total = 0;
-    for (;;) {
-      if (actions.length > 0) {
-        const current = await follower.beforeStep();
-        load(current.version, current.parameters);
+  // Closed however the actor ends: a client left open reconnects forever and keeps the process alive.
+  try {
+    for (let episode = 0; ; episode++) {
+      if (stopped !== undefined && (await stopped(pool))) break;
+      const start = await follower.beginEpisode();
+      load(start.version, start.parameters);
+      let observation = env.reset();
+      const observations: number[] = [];
+      const actions: number[] = [];
+      const logProbs: number[] = [];
+      const versions: number[] = [];
+      const positions: string[] = [];
+      let total = 0;
+      for (;;) {
+        if (actions.length > 0) {
+          const current = await follower.beforeStep();
+          load(current.version, current.parameters);
+        }
+        distribution.of(policy, rowOf(observation), parameters);
+        const action = distribution.sample(random());
+        if (sokoban === null) observations.push(observation);
+        else positions.push(sokoban.positionName(observation));
+        actions.push(action);
+        logProbs.push(distribution.logProbability(action));
+        versions.push(loaded);
+        const result = env.step(action);
+        total += result.reward;
+        if (result.terminated || result.truncated) break;
+        observation = result.observation;
       }
-      distribution.of(policy, rowOf(observation), parameters);
-      const action = distribution.sample(random());
-      if (sokoban === null) observations.push(observation);
-      else positions.push(sokoban.positionName(observation));
-      actions.push(action);
-      logProbs.push(distribution.logProbability(action));
-      versions.push(loaded);
-      const result = env.step(action);
-      total += result.reward;
-      if (result.terminated || result.truncated) break;
-      observation = result.observation;
+      pending.push(
+        sokoban === null
+          ? { actions, logProbs, versions, return: total, observations }
+          : { actions, logProbs, versions, return: total, metadata: { positions } },
+      );
+      ids.push(`${prefix}-${episode}`);
+      if (pending.length >= PUSH_EVERY) {
+        if (!(await push(pool, pending, ids, stopped))) break;
+        pending = [];
+        ids = [];
+      }
     }
-    pending.push(
-      sokoban === null
-        ? { actions, logProbs, versions, return: total, observations }
-        : { actions, logProbs, versions, return: total, metadata: { positions } },
-    );
-    ids.push(`${prefix}-${episode}`);
-    if (pending.length >= PUSH_EVERY) {
-      if (!(await push(pool, pending, ids, stopped))) break;
-      pending = [];
-      ids = [];
-    }
+  } finally {
+    await pool.close();
   }
-  await pool.close();
 }
 
 /**
@@ -205,45 +209,50 @@ export async function runRemoteActor(
   let seeds = 0;
   for (let pool = name; pool !== ''; ) {
     const joined = await openWhenReady(url, pool, waitMs);
-    const task = JSON.parse(joined.note) as PoolTask;
-    log(`joined pool ${pool} (seed ${task.seed})`);
-    // A learner that stops without a word (killed, interrupted, its machine gone) publishes nothing more:
-    // after waitMs without a new policy version the actor gives up.
-    let version: number | undefined;
-    let changed = Date.now();
-    let stalled = false;
-    await runActor(
-      {
-        url,
-        pool,
-        config: task.config,
-        options: task.options,
-        seed: task.seed,
-        actor: randomInt(64, 2 ** 30),
-        idPrefix: `r${me}`,
-      },
-      async (own) => {
-        if ((await own.readNote(POOL_NOTES.state)) !== 'running') return true;
-        const now = await own.readPolicyVersion();
-        if (now !== version) {
-          version = now;
-          changed = Date.now();
-        } else if (Date.now() - changed > waitMs) {
-          stalled = true;
-        }
-        return stalled;
-      },
-    );
-    if (stalled) {
-      await joined.pool.close();
-      throw new LearnerStoppedError(
-        `the learner of pool ${pool} published no new policy in ${waitMs / 1000} s: it stopped without marking the pool`,
+    let finished: string | undefined;
+    let next: string | undefined;
+    try {
+      const task = JSON.parse(joined.note) as PoolTask;
+      log(`joined pool ${pool} (seed ${task.seed})`);
+      // A learner that stops without a word (killed, its machine gone) publishes nothing more: after waitMs
+      // without a new policy version the actor gives up.
+      let version: number | undefined;
+      let changed = Date.now();
+      let stalled = false;
+      await runActor(
+        {
+          url,
+          pool,
+          config: task.config,
+          options: task.options,
+          seed: task.seed,
+          actor: randomInt(64, 2 ** 30),
+          idPrefix: `r${me}`,
+        },
+        async (own) => {
+          if ((await own.readNote(POOL_NOTES.state)) !== 'running') return true;
+          const now = await own.readPolicyVersion();
+          if (now !== version) {
+            version = now;
+            changed = Date.now();
+          } else if (Date.now() - changed > waitMs) {
+            stalled = true;
+          }
+          return stalled;
+        },
       );
+      if (stalled) {
+        throw new LearnerStoppedError(
+          `the learner of pool ${pool} published no new policy in ${waitMs / 1000} s: it stopped without marking the pool`,
+        );
+      }
+      finished = await joined.pool.readNote(POOL_NOTES.state);
+      next = await joined.pool.readNote(POOL_NOTES.next);
+    } finally {
+      // However it ends (a lost server included): an open client would keep the process alive.
+      await joined.pool.close();
     }
     seeds++;
-    const finished = await joined.pool.readNote(POOL_NOTES.state);
-    const next = await joined.pool.readNote(POOL_NOTES.next);
-    await joined.pool.close();
     if (finished !== 'done') {
       throw new LearnerStoppedError(`the learner of pool ${pool} stopped: ${finished ?? 'no state'}`);
     }

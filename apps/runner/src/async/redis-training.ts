@@ -1,5 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { PoolMirror, RedisPool, type RedisServer, redactUrl, startRedisServer } from '@ftw/redis-pool';
+import {
+  PoolMirror,
+  RedisPool,
+  RedisPoolError,
+  type RedisServer,
+  redactUrl,
+  startRedisServer,
+} from '@ftw/redis-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { onInterrupt } from '../run/interrupt-tasks.js';
@@ -179,6 +186,7 @@ export async function trainRedisSeed(
   await pool.writeNote(POOL_NOTES.state, 'running');
   await pool.writeNote(POOL_NOTES.task, JSON.stringify(task));
   let finished = false;
+  let lost = false;
   const children = Array.from({ length: options.actors }, (_, actor) =>
     launch({ url, pool: name, config, options, seed, actor }),
   );
@@ -264,12 +272,16 @@ export async function trainRedisSeed(
     await pool.writeNote(POOL_NOTES.next, pools.next);
     await pool.writeNote(POOL_NOTES.state, 'done');
     finished = true;
+  } catch (error) {
+    // A server out of reach for reconnectTimeoutMs would only keep the note below waiting as long again.
+    lost = error instanceof RedisPoolError && error.code === 'CONNECTION_LOST';
+    throw error;
   } finally {
     forget();
     process.off('exit', killChildren);
     killChildren();
     // Best effort: tell actors from elsewhere that this learner stopped (the server may be what failed).
-    if (!(finished || stopping)) await pool.writeNote(POOL_NOTES.state, 'failed').catch(() => {});
+    if (!(finished || stopping || lost)) await pool.writeNote(POOL_NOTES.state, 'failed').catch(() => {});
     await Promise.all([pool.close(), mirror.close()]);
   }
   const seconds = (performance.now() - started) / 1000;
