@@ -23,7 +23,8 @@ describe('resolveAsyncOptions', () => {
       is: { kind: 'none' },
       horizon: 1,
     });
-    expect(read(['--actors', '4'])?.redis).toBe('private');
+    expect(read(['--actors', '4'])).toMatchObject({ redis: 'private', wait: 600 });
+    expect(read(['--actors', '0', '--redis', 'redis://10.0.0.1:6379', '--wait', '30'])?.wait).toBe(30);
     expect(read(['--actors', '4', '--lag', '0'])?.redis).toBeNull();
     expect(read(['--actors', '2', '--redis', 'redis://10.0.0.1:6379/2'])?.redis).toBe(
       'redis://10.0.0.1:6379/2',
@@ -48,6 +49,10 @@ describe('resolveAsyncOptions', () => {
     );
     expect(() => read(['--redis', 'private', '--lag', '2'])).toThrow(/--lag applies only to the simulation/);
     expect(() => read(['--hot-load', 'always'])).toThrow(/--hot-load/);
+    expect(() => read(['--actors', '2', '--wait', '0'])).toThrow(/--wait must be an integer .*got "0"/);
+    expect(() => read(['--lag', '1', '--wait', '30'])).toThrow(
+      '--wait applies only to actor processes over Redis (--redis or --actors without --lag), got --wait 30 with the simulation',
+    );
     expect(() => read(['--is', 'clip:2'])).toThrow(
       /--is must be none or truncate:c with a cap c > 0, got "clip:2"/,
     );

@@ -34,7 +34,15 @@ export interface AsyncOptions {
   readonly is: IsWeighting;
   /** Steps per episode: each step is one decision of the bandit (1 = the bandit itself). */
   readonly horizon: number;
+  /**
+   * Over Redis: seconds the learner waits for a new episode before its run fails (actors may join late;
+   * none may be left). Absent: {@link DEFAULT_WAIT_SECONDS}.
+   */
+  readonly wait?: number;
 }
+
+/** How long a learner over Redis waits for a new episode by default, in seconds (as `ftw actor --wait`). */
+export const DEFAULT_WAIT_SECONDS = 600;
 
 const spec = (
   key: string,
@@ -82,6 +90,13 @@ export const ASYNC_OPTIONS: readonly OptionSpec[] = [
     'weight FTW elite counts or baseline episodes by importance weights: none or truncate:c',
   ),
   spec('horizon', '--horizon', 'H', '1', 'steps per episode, each one bandit decision (multi-step episodes)'),
+  spec(
+    'wait',
+    '--wait',
+    'seconds',
+    String(DEFAULT_WAIT_SECONDS),
+    'asynchronous over Redis: fail when no episode arrives for this long (actors may join late)',
+  ),
 ];
 
 /**
@@ -140,5 +155,11 @@ export function resolveAsyncOptions(
   if (config.environment.kind === 'sokoban' && horizon > 1) {
     throw new UsageError(`--horizon applies to bandits only, got --horizon ${horizon} with --env sokoban`);
   }
-  return { actors, redis, lag, hotLoad, is, horizon };
+  const wait = readInteger(o('wait').value, o('wait').label, { min: 1, max: 86_400 });
+  if (redis === null && o('wait').explicit) {
+    throw new UsageError(
+      `${o('wait').label} applies only to actor processes over Redis (--redis or --actors without --lag), got --wait ${wait} with the simulation`,
+    );
+  }
+  return { actors, redis, lag, hotLoad, is, horizon, ...(redis === null ? {} : { wait }) };
 }

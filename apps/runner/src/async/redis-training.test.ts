@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { type RedisServer, startRedisServer } from '@ftw/redis-pool';
+import { RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainConfig } from '../config/train-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
@@ -9,7 +9,8 @@ import { restorePolicy, type SavedPolicy } from '../train/saved-policy.js';
 import type { AsyncOptions } from './async-options.js';
 import { asyncRunResult, runAsyncTraining } from './async-training-run.js';
 import { ASYNC_REDIS_BASE } from './compare-async.js';
-import { learnerEpisode, type RedisSeedResult, trainRedisSeed } from './redis-training.js';
+import { POOL_NOTES } from './redis-actor.js';
+import { ActorsLostError, learnerEpisode, type RedisSeedResult, trainRedisSeed } from './redis-training.js';
 import { sourceLauncher, startRemoteActor } from './testing/source-launcher.js';
 
 let server: RedisServer | undefined;
@@ -125,6 +126,25 @@ describe('trainRedisSeed', () => {
       [0, null],
       [0, null],
     ]);
+  });
+
+  it('fails after --wait seconds without a new episode, and marks its pool failed', async () => {
+    const config = { ...ASYNC_REDIS_BASE, iterations: 5, seeds: [0] };
+    const name = `lonely-${Date.now().toString(36)}`;
+    const options = { ...twoActors(4), actors: 0, wait: 2 };
+    const start = Date.now();
+    const error = await trainRedisSeed(config, options, 0, server!.url, sourceLauncher, undefined, {
+      name,
+      next: '',
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ActorsLostError);
+    expect((error as Error).message).toBe(
+      `no episode arrived in pool ${name} for 2 s (--wait): no actor is pushing to it`,
+    );
+    expect(Date.now() - start).toBeGreaterThanOrEqual(2000);
+    const pool = await RedisPool.open(server!.url, { name });
+    expect(await pool.readNote(POOL_NOTES.state)).toBe('failed');
+    await pool.close();
   });
 
   it('runs actors on a server that wants a password, and records its URL without the password', async () => {

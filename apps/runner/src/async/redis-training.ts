@@ -16,7 +16,7 @@ import { createPolicy } from '../train/create-policy.js';
 import type { Episode } from '../train/episode.js';
 import { createOptimizer } from '../train/optimizer.js';
 import { savedPolicy } from '../train/saved-policy.js';
-import type { AsyncOptions } from './async-options.js';
+import { type AsyncOptions, DEFAULT_WAIT_SECONDS } from './async-options.js';
 import { encodeKeyedPolicy } from './keyed-policy.js';
 import { ACTOR_VARIABLE, type ActorTask, POOL_NOTES, type PoolTask } from './redis-actor.js';
 import type { AsyncIterationMetrics, AsyncSeedResult } from './train-async-seed.js';
@@ -38,6 +38,16 @@ export interface RedisSeedResult extends AsyncSeedResult {
    * or another version than the learner holds.
    */
   readonly behaviourCheck: { readonly steps: number; readonly maxLogProbGap: number };
+}
+
+/**
+ * A learner over Redis lost its actors: one of its own actor processes exited before the run ended, or no
+ * episode arrived for `--wait` seconds (nobody joined, or every actor is gone).
+ */
+export class ActorsLostError extends Error {
+  /** Stable code, so that the CLI prints the message on one line. */
+  readonly code = 'ACTORS_LOST';
+  override readonly name = 'ActorsLostError';
 }
 
 /** How actor processes are started: the runner's own CLI again, with {@link ACTOR_VARIABLE} set. */
@@ -213,15 +223,24 @@ export async function trainRedisSeed(
     const failed = new Promise<never>((_, reject) => {
       for (const child of children) {
         child.once('exit', (code, signal) =>
-          reject(new Error(`actor process exited (${code ?? signal}) before the run ended`)),
+          reject(new ActorsLostError(`actor process exited (${code ?? signal}) before the run ended`)),
         );
       }
     });
     failed.catch(() => {});
+    // Actors may join late, or all be gone: the run fails after `wait` seconds without a new episode.
+    const waitSeconds = options.wait ?? DEFAULT_WAIT_SECONDS;
+    let arrived = Date.now();
     for (let iteration = 1; iteration <= config.iterations; iteration++) {
       const fresh: Episode[] = [];
       while (fresh.length < config.rollouts) {
         const { added } = await Promise.race([mirror.sync({ blockMs: 1000 }), failed]);
+        if (added > 0) arrived = Date.now();
+        else if (Date.now() - arrived > waitSeconds * 1000) {
+          throw new ActorsLostError(
+            `no episode arrived in pool ${name} for ${waitSeconds} s (--wait): no actor is pushing to it`,
+          );
+        }
         if (started === 0 && added > 0) started = performance.now();
         const size = mirror.pool.size;
         for (let p = size - added; p < size; p++) {
