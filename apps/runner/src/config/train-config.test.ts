@@ -92,6 +92,10 @@ describe('resolveTrainConfig', () => {
     expect(() => resolve([], { beta: -2 })).toThrow(
       new UsageError('beta in cfg.json must be a finite number >= 0, got -2'),
     );
+    expect(resolve(['--tie-rule', 'shortest']).tieRule).toBe('shortest');
+    expect(() => resolve(['--tie-rule', 'shorter'])).toThrow(
+      new UsageError('--tie-rule must be one of random, newest, oldest, shortest, longest, got "shorter"'),
+    );
   });
 
   it('checks K <= C <= N and C <= warmup <= N', () => {

@@ -11,6 +11,17 @@ import {
   readSeeds,
 } from './read-value.js';
 
+/**
+ * How FTW orders trajectories whose returns are equal: `random` (uniformly, the paper's rule), `newest` or
+ * `oldest` first, or the `shortest` or `longest` episode first, equal lengths then at random. With binary
+ * returns that tie massively (Sokoban), `shortest` ranks the quicker of two successes first: exactly the
+ * order (return, then length), where a per-step cost on the reward only approximates it.
+ */
+export const TIE_RULES = ['random', 'newest', 'oldest', 'shortest', 'longest'] as const;
+
+/** One of {@link TIE_RULES}. */
+export type TieRule = (typeof TIE_RULES)[number];
+
 /** Training methods: FTW and the baselines it is compared with. */
 export const METHODS = ['ftw', 'reinforce', 'grpo', 'ppo'] as const;
 /** A training method. */
@@ -62,8 +73,11 @@ export interface TrainConfig {
   readonly warmup: number;
   /** FTW selection: `sampled` minibatches, or the exact `expected` counts (zero-variance limit). */
   readonly selection: 'sampled' | 'expected';
-  /** Order among tied returns: `random` (the paper's), or prefer the `newest` or `oldest` trajectory. */
-  readonly tieRule: 'random' | 'newest' | 'oldest';
+  /**
+   * Order among tied returns: `random` (the paper's); prefer the `newest` or `oldest` trajectory; or the
+   * `shortest` or `longest` episode, equal lengths then at random.
+   */
+  readonly tieRule: TieRule;
   /** Elites must have a return strictly above this; null for none. */
   readonly threshold: number | null;
   /** Trajectories more than this many policy versions old are not selected; null for no bound. */
@@ -147,7 +161,13 @@ export const TRAIN_OPTIONS: readonly OptionSpec[] = [
     'FTW updates start once the pool holds this many, C..N (auto: C)',
   ),
   spec('selection', '--selection', 'mode', 'sampled', 'FTW selection: sampled or expected (exact counts)'),
-  spec('tieRule', '--tie-rule', 'rule', 'random', 'order among tied returns: random, newest or oldest'),
+  spec(
+    'tieRule',
+    '--tie-rule',
+    'rule',
+    'random',
+    'order among tied returns: random, newest, oldest, shortest or longest (episode)',
+  ),
   spec('threshold', '--threshold', 'value', 'none', 'FTW elites must have a return above this, or none'),
   spec(
     'maxVersionLag',
@@ -341,7 +361,7 @@ export function resolveTrainConfig(raw: Readonly<Record<string, RawOption>>): Tr
     rollouts,
     warmup,
     selection: readChoice(o('selection').value, o('selection').label, ['sampled', 'expected'] as const),
-    tieRule: readChoice(o('tieRule').value, o('tieRule').label, ['random', 'newest', 'oldest'] as const),
+    tieRule: readChoice(o('tieRule').value, o('tieRule').label, TIE_RULES),
     threshold: readOptionalNumber(o('threshold').value, o('threshold').label),
     maxVersionLag,
     epochs,

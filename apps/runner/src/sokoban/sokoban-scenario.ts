@@ -5,9 +5,6 @@ import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
 /** Environment steps per method and seed of the default Sokoban comparison. */
 export const SOKOBAN_STEPS = 8000;
 
-/** Per-step cost that orders equal binary returns by episode length (30 steps × 10⁻⁶ ≪ 1). */
-export const LENGTH_TIEBREAK = 1e-6;
-
 /** The levels of the comparison: 6 × 6 interior, one box, optimal solutions of at most 8 moves. */
 export const SOKOBAN_LEVELS: SokobanEnvironmentConfig = {
   kind: 'sokoban',
@@ -29,7 +26,7 @@ export const SOKOBAN_LEVELS: SokobanEnvironmentConfig = {
  * 4 episodes per iteration, until {@link SOKOBAN_STEPS} environment steps (matched in steps, not
  * episodes: a method that solves levels sooner gets more episodes). FTW: K = 1, C = 5; K = 3, C = 5 (the
  * paper's collapse); K = 3, C = 5 with threshold 0 (only successes can be elites); K = 3, C = 5 with ties
- * broken by episode length (a shorter success ranks first, by a 10⁻⁶ per-step cost on the reward); all with
+ * broken by episode length (tie rule `shortest`: a shorter success ranks first, equal lengths at random); all with
  * N = 128, J = 4, β = 0.05 reverse KL to uniform. Baselines: REINFORCE with a running-mean baseline, GRPO
  * (group-normalised over the 4 episodes of an iteration), PPO-clip with 4 epochs.
  */
@@ -54,7 +51,7 @@ export const SOKOBAN_SCENARIO: CompareScenario = {
     { label: 'ftw-k3-threshold', overrides: { keep: 3, threshold: 0 } },
     {
       label: 'ftw-k3-by-length',
-      overrides: { keep: 3, environment: { ...SOKOBAN_LEVELS, lengthTiebreak: LENGTH_TIEBREAK } },
+      overrides: { keep: 3, tieRule: 'shortest' },
     },
     { label: 'reinforce', overrides: { method: 'reinforce' } },
     { label: 'grpo', overrides: { method: 'grpo' } },

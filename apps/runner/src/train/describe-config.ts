@@ -79,7 +79,12 @@ export function describeMethod(config: TrainConfig): string {
     return `${name}, ${optimizer}${epochs}, ${budget}`;
   }
   const threshold = config.threshold === null ? '' : `, threshold ${config.threshold}`;
-  const ties = config.tieRule === 'random' ? '' : `, ties: ${config.tieRule}`;
+  const ties =
+    config.tieRule === 'random'
+      ? ''
+      : config.tieRule === 'shortest' || config.tieRule === 'longest'
+        ? `, ties: ${config.tieRule} episode first`
+        : `, ties: ${config.tieRule}`;
   return (
     `FTW N=${config.capacity} C=${config.batchSize} K=${config.keep} J=${config.batches} ${config.selection}` +
     `${threshold}${ties}, β=${config.beta} ${config.kl} KL to ${config.reference}, ${optimizer}${epochs}, ${budget}`

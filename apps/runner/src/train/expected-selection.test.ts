@@ -3,12 +3,13 @@ import { ReplayPool } from '@ftw/replay-pool';
 import { expectedCounts } from '@ftw/selection';
 import { describe, expect } from 'vitest';
 import { ExpectedSelection } from './expected-selection.js';
-import { orderTies } from './tie-order.js';
+import { orderByLength, orderTies } from './tie-order.js';
 
 const pushArb = fc.record({
   ret: fc.oneof(fc.integer({ min: -3, max: 3 }), fc.double({ min: -3, max: 3, noNaN: true })),
   behind: fc.nat({ max: 3 }),
   advance: fc.nat({ max: 2 }),
+  length: fc.integer({ min: 1, max: 3 }),
 });
 
 describe('ExpectedSelection', () => {
@@ -16,7 +17,7 @@ describe('ExpectedSelection', () => {
     [
       fc.oneof(fc.integer({ min: 3, max: 16 }), fc.integer({ min: 40, max: 80 })),
       fc.option(fc.nat({ max: 3 }), { nil: undefined }),
-      fc.constantFrom('random', 'newest', 'oldest'),
+      fc.constantFrom('random', 'newest', 'oldest', 'shortest', 'longest'),
       fc.option(fc.integer({ min: -1, max: 1 }), { nil: null }),
       // Mostly a few pushes per update; sometimes a burst (a first fill, a large batch) that re-sorts.
       fc.array(
@@ -38,7 +39,12 @@ describe('ExpectedSelection', () => {
       let version = 3;
       for (const pushes of iterations) {
         for (const p of pushes)
-          pool.push({ actions: [0], logProbs: [-1], versions: version - p.behind, return: p.ret });
+          pool.push({
+            actions: new Array(p.length).fill(0),
+            logProbs: new Array(p.length).fill(-1),
+            versions: version - p.behind,
+            return: p.ret,
+          });
         version += pushes[0]!.advance;
         const { returns, positions } = pool.selectable(version);
         const got = expected.select(pool, version);
@@ -46,10 +52,13 @@ describe('ExpectedSelection', () => {
           expect(got).toBeNull();
           continue;
         }
+        const lengths = Array.from(positions, (position) => pool.columnsAt(position).length);
         const ordered =
           tieRule === 'random'
             ? { values: returns, threshold: threshold ?? undefined }
-            : orderTies(returns, tieRule, threshold);
+            : tieRule === 'shortest' || tieRule === 'longest'
+              ? orderByLength(returns, lengths, tieRule, threshold)
+              : orderTies(returns, tieRule, threshold);
         const reference = expectedCounts(ordered.values, {
           batches: 4,
           batchSize: C,

@@ -48,9 +48,11 @@ export function configSelector(config: TrainConfig, random: () => number): Elite
     return (pool, version) => expected.select(pool, version);
   }
   const sampler = new MinibatchSampler(options);
+  const byLength = config.tieRule === 'shortest' || config.tieRule === 'longest';
   return (pool, version) => {
     const index = pool.selectableIndex(version);
-    return index.size < config.batchSize ? null : sampler.select(index, random);
+    if (index.size < config.batchSize) return null;
+    return sampler.select(index, random, byLength ? (p) => pool.columnsAt(p).length : undefined);
   };
 }
 

@@ -3,7 +3,7 @@ import { expectedCounts, rankOccupancy } from '@ftw/selection';
 import { describe, expect, it } from 'vitest';
 import { seededStreams } from '../random/seeded-streams.js';
 import { MinibatchSampler, type MinibatchSamplerOptions } from './minibatch-sampler.js';
-import { orderTies } from './tie-order.js';
+import { orderByLength, orderTies } from './tie-order.js';
 
 /** A pool holding one one-step trajectory per return, at the given versions. */
 function poolOf(
@@ -19,7 +19,7 @@ function poolOf(
 }
 
 const SELECTIONS = 20_000;
-/** False-alarm probability allowed per item compared; at most 40 items per case, 9 cases: ≤ 7.2e-4 per run. */
+/** False-alarm probability allowed per item compared; at most 40 items per case, 16 cases: ≤ 1.3e-3 per run. */
 const DELTA = 2e-6;
 
 /**
@@ -37,8 +37,9 @@ function expectCounts(
   const sampler = new MinibatchSampler(options);
   const random = seededStreams(11).selection;
   const totals = new Float64Array(pool.size);
+  const lengthAt = (position: number) => pool.columnsAt(position).length;
   for (let t = 0; t < SELECTIONS; t++) {
-    const chosen = sampler.select(pool.selectableIndex(version), random);
+    const chosen = sampler.select(pool.selectableIndex(version), random, lengthAt);
     let kept = 0;
     for (let i = 0; i < chosen.size; i++) {
       totals[chosen.positions[i]!]! += chosen.counts[i]!;
@@ -107,6 +108,43 @@ describe('MinibatchSampler', () => {
         );
       }
     }
+  });
+
+  it('prefers the shortest or the longest episode among tied returns, equal lengths at random', () => {
+    // Binary returns that tie, and lengths that tie too: the places go by return, then length, then at random.
+    const returns = [1, 0, 1, 1, 0, 0, 1, 0, 1, 0, 1, 1];
+    const lengths = [5, 3, 2, 5, 7, 3, 2, 3, 9, 7, 5, 2];
+    const pool = new ReplayPool({ capacity: returns.length });
+    returns.forEach((r, i) => {
+      const L = lengths[i]!;
+      pool.push({ actions: new Array(L).fill(0), logProbs: new Array(L).fill(-1), versions: 0, return: r });
+    });
+    for (const tieRule of ['shortest', 'longest'] as const) {
+      for (const [keep, threshold] of [
+        [2, null],
+        [1, null],
+        [2, 0],
+      ] as const) {
+        const ordered = orderByLength(returns, lengths, tieRule, threshold);
+        const expected = expectedCounts(ordered.values, {
+          batches: 3,
+          batchSize: 4,
+          keep,
+          ...(ordered.threshold === undefined ? {} : { threshold: ordered.threshold }),
+        });
+        expectCounts(pool, 0, { batches: 3, batchSize: 4, keep, threshold, tieRule }, expected);
+      }
+    }
+    const sampler = new MinibatchSampler({
+      batches: 3,
+      batchSize: 4,
+      keep: 1,
+      threshold: null,
+      tieRule: 'shortest',
+    });
+    expect(() => sampler.select(pool.selectableIndex(0), Math.random)).toThrow(
+      'lengthAt must be given with the tie rule shortest, got undefined',
+    );
   });
 
   it('draws only among the trajectories within the version-lag bound', () => {

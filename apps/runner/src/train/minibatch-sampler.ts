@@ -1,4 +1,5 @@
 import type { SelectableIndex } from '@ftw/replay-pool';
+import type { TieRule } from '../config/train-config.js';
 
 /** The settings of {@link MinibatchSampler}. */
 export interface MinibatchSamplerOptions {
@@ -10,9 +11,15 @@ export interface MinibatchSamplerOptions {
   readonly keep: number;
   /** Only items whose return is strictly above it can be kept; null for none. */
   readonly threshold: number | null;
-  /** Order among equal returns: uniformly random (the paper's), or the newest (oldest) first. */
-  readonly tieRule: 'random' | 'newest' | 'oldest';
+  /**
+   * Order among equal returns: uniformly random (the paper's), the newest (oldest) first, or the shortest
+   * (longest) episode first and equal lengths at random.
+   */
+  readonly tieRule: TieRule;
 }
+
+/** The episode length of the trajectory at a pool position (for the `shortest` and `longest` rules). */
+export type LengthAt = (position: number) => number;
 
 /** Up to this many items, repeats are found by a scan of those drawn or kept (see `select`). */
 const SCAN_LIMIT = 32;
@@ -29,7 +36,8 @@ const SCAN_LIMIT = 32;
  * "Programming pearls: a sample of brilliance", CACM 30(9), 1987); the K best are kept by an insertion
  * into a sorted buffer of K. Equal returns at the cut are broken as the tie rule says: `random` draws a
  * uniform subset of the tied items for the places left (extra uniforms only then), the law of "shuffle,
- * then sort stably"; `newest`/`oldest` prefer the higher/lower pool position.
+ * then sort stably"; `newest`/`oldest` prefer the higher/lower pool position; `shortest`/`longest`
+ * shuffle the tied items, then sort them stably by episode length (so equal lengths stay at random).
  *
  * Cost: O(J·C·K) at worst, O(J·C) for small K, and no allocation per call. Repeats among the items
  * drawn (and among those kept) are found by scanning them when there are at most 32; only larger
@@ -80,10 +88,15 @@ export class MinibatchSampler {
    * Draws J minibatches and keeps the best of each.
    * @param index - the selectable trajectories (at least C of them)
    * @param random - uniform on [0, 1)
+   * @param lengthAt - episode lengths by pool position; needed by the `shortest` and `longest` rules only
    * @returns this, with `positions`, `counts` and `size` set (overwritten by the next call)
+   * @throws TypeError when the tie rule is `shortest` or `longest` and `lengthAt` is not given
    */
-  select(index: SelectableIndex, random: () => number): this {
+  select(index: SelectableIndex, random: () => number, lengthAt?: LengthAt): this {
     const { batches, batchSize: C, keep: K, threshold, tieRule } = this.#options;
+    if ((tieRule === 'shortest' || tieRule === 'longest') && lengthAt === undefined) {
+      throw new TypeError(`lengthAt must be given with the tie rule ${tieRule}, got undefined`);
+    }
     const n = index.size;
     // Small minibatches and selections (every FTW run: C = 5, J·K = 4) find repeats by scanning the few
     // items drawn or kept; larger ones mark them in arrays of n entries. Same draws either way; the scan
@@ -147,7 +160,7 @@ export class MinibatchSampler {
           kept = 1;
           best[0] = item;
           bestReturns[0] = top;
-          if (ties > 1) this.#breakTies(index, 1, random, tieRule);
+          if (ties > 1) this.#breakTies(index, 1, random, tieRule, lengthAt);
         }
       } else
         for (let i = 0; i < C; i++) {
@@ -166,7 +179,7 @@ export class MinibatchSampler {
           best[p] = item;
           bestReturns[p] = r;
         }
-      if (K > 1 && kept === K) this.#breakTies(index, kept, random, tieRule);
+      if (K > 1 && kept === K) this.#breakTies(index, kept, random, tieRule, lengthAt);
       for (let i = 0; i < kept; i++) {
         const item = best[i]!;
         if (scanKept) {
@@ -198,13 +211,15 @@ export class MinibatchSampler {
 
   /**
    * When items left out of the minibatch's top K have the same return as the K-th kept, the places held
-   * by that return go to a uniform subset of all the items holding it (or the newest/oldest of them).
+   * by that return go to a uniform subset of all the items holding it (or the newest/oldest of them, or
+   * the shortest/longest, at random among equal lengths).
    */
   #breakTies(
     index: SelectableIndex,
     kept: number,
     random: () => number,
-    rule: MinibatchSamplerOptions['tieRule'],
+    rule: TieRule,
+    lengthAt: LengthAt | undefined,
   ): void {
     const best = this.#best;
     const bestReturns = this.#bestReturns;
@@ -228,6 +243,22 @@ export class MinibatchSampler {
         tied[j] = swap;
         best[first + i] = tied[i]!;
       }
+      return;
+    }
+    if (rule === 'shortest' || rule === 'longest') {
+      // A uniform order of the tied items (Fisher–Yates), then a stable sort by length: equal lengths keep
+      // their uniform order.
+      for (let i = count - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        const swap = tied[i]!;
+        tied[i] = tied[j]!;
+        tied[j] = swap;
+      }
+      const sign = rule === 'shortest' ? 1 : -1;
+      const ordered = Array.from(tied.subarray(0, count)).sort(
+        (a, b) => sign * (lengthAt!(index.positionAt(a)) - lengthAt!(index.positionAt(b))),
+      );
+      for (let i = 0; i < inside; i++) best[first + i] = ordered[i]!;
       return;
     }
     const newer = rule === 'newest' ? -1 : 1;
