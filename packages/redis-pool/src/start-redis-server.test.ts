@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { RedisPoolError } from './redis-pool-error.js';
@@ -19,6 +21,32 @@ describe('startRedisServer', () => {
       await server.stop();
     }
     expect(existsSync(server.dir)).toBe(false);
+  });
+
+  it('kills the server and removes its folder when the process exits without stop', async () => {
+    // A process that starts a server with append-only files (its folder is not empty), then exits at once,
+    // as a signal handler calling process.exit does.
+    const child = spawnSync(
+      process.execPath,
+      ['--conditions=@ftw/source', '--import', './test/register-ts.mjs', 'test/child.ts', 'server'],
+      { encoding: 'utf8', cwd: fileURLToPath(new URL('..', import.meta.url)) },
+    );
+    expect(child.status, child.stderr).toBe(0);
+    const { dir, pid } = JSON.parse(child.stdout.replace(/^server /, '')) as { dir: string; pid: number };
+    expect(dir).toMatch(/ftw-redis-/);
+    expect(existsSync(dir)).toBe(false);
+    // The server got SIGKILL on the way out: within a moment it is gone, or a zombie awaiting its reaper.
+    const state = () => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0];
+      } catch {
+        return 'gone';
+      }
+    };
+    for (let i = 0; i < 50 && !['gone', 'Z', 'X'].includes(state()!); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    expect(['gone', 'Z', 'X']).toContain(state());
   });
 
   it('passes further arguments to redis-server, after its own', async () => {

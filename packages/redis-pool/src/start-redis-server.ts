@@ -39,7 +39,7 @@ export interface RedisServer {
   readonly url: string;
   /** The loopback port it listens on. */
   readonly port: number;
-  /** Its working directory (append-only files), removed by `stop`. */
+  /** Its working directory (append-only files), removed by `stop`, or when the Node process exits. */
   readonly dir: string;
   /** Stops it gracefully (SIGTERM) and keeps `dir`; `start` brings it back on the same port and dir. */
   shutdown(): Promise<void>;
@@ -71,7 +71,8 @@ function freePort(): Promise<number> {
 /**
  * Starts a private `redis-server` on a free loopback port in a fresh temporary folder, with RDB
  * snapshots off (`--save ''`) and append-only persistence as asked. For tests, benchmarks and runs that
- * need a Redis of their own; the process is killed when the Node process exits.
+ * need a Redis of their own; when the Node process exits without `stop` (a signal's handler that calls
+ * `process.exit`, say), the server is killed and its folder removed all the same.
  *
  * @param options - persistence, executable, start timeout, further arguments
  * @returns the running server
@@ -181,6 +182,16 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     throw error;
   }
   let removed = false;
+  // After the server's own exit hook (registered first) has killed it; the folder is empty unless
+  // append-only files were asked for, and a last write racing the removal is retried.
+  const removeAtExit = (): void => {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // Exiting: nothing more can be done, and a leftover temporary folder is harmless.
+    }
+  };
+  process.once('exit', removeAtExit);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
@@ -192,6 +203,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       await halt('SIGTERM');
       if (!removed) rmSync(dir, { recursive: true, force: true });
       removed = true;
+      process.removeListener('exit', removeAtExit);
     },
   };
 }

@@ -1,8 +1,12 @@
 // Child process for the fault tests, run with `node --conditions=@ftw/source --import ./test/register-ts.mjs`.
 //   push <url> <name> <steps> : pushes trajectories of <steps> steps forever, printing "pushed <count>"
 //   learn <url> <name>        : syncs a mirror and publishes versions 1, 2, … forever, printing "version <v>"
+//   server                    : starts a private server with append-only files, writes a key, prints
+//                               "server <json of its dir and pid>" and exits at once without stopping it
+import { createClient } from 'redis';
 import { PoolMirror } from '../src/pool-mirror.js';
 import { RedisPool } from '../src/redis-pool.js';
+import { startRedisServer } from '../src/start-redis-server.js';
 
 const [mode, url, name, arg] = process.argv.slice(2) as [string, string, string, string];
 
@@ -32,4 +36,12 @@ if (mode === 'push') {
     await pool.publishPolicy(version, new Uint8Array(new Float64Array([version, mirror.pool.size]).buffer));
     process.stdout.write(`version ${version}\n`);
   }
+} else if (mode === 'server') {
+  const server = await startRedisServer({ appendonly: true });
+  const client = await createClient({ url: server.url }).connect();
+  await client.set('k', 'v');
+  const pid = Number(/process_id:(\d+)/.exec(await client.info('server'))![1]);
+  await client.quit();
+  process.stdout.write(`server ${JSON.stringify({ dir: server.dir, pid })}\n`);
+  process.exit(0);
 }
