@@ -204,13 +204,14 @@ export class ExpectedSelection {
     return lo;
   }
 
+  // The tie keys are all 0 (never moved nor written) unless the rule orders by length.
   #insert(r: number, k: number, s: number): void {
     const at = this.#lowerBound(r, k, s);
     this.#returns.copyWithin(at + 1, at, this.#count);
-    this.#keys.copyWithin(at + 1, at, this.#count);
+    if (k !== 0) this.#keys.copyWithin(at + 1, at, this.#count);
     this.#sequences.copyWithin(at + 1, at, this.#count);
     this.#returns[at] = r;
-    this.#keys[at] = k;
+    if (k !== 0) this.#keys[at] = k;
     this.#sequences[at] = s;
     this.#count++;
   }
@@ -218,7 +219,7 @@ export class ExpectedSelection {
   #remove(r: number, k: number, s: number): void {
     const at = this.#lowerBound(r, k, s);
     this.#returns.copyWithin(at, at + 1, this.#count);
-    this.#keys.copyWithin(at, at + 1, this.#count);
+    if (k !== 0) this.#keys.copyWithin(at, at + 1, this.#count);
     this.#sequences.copyWithin(at, at + 1, this.#count);
     this.#count--;
   }
