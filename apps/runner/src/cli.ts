@@ -1,9 +1,19 @@
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { main } from './cli/main.js';
 
-// A closed pipe (`ftw train --help | head`) is not an error of the run.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
+/** `SEED_WORKER` of train/train-seeds.ts, spelled here so that a command's start loads none of the training. */
+const SEED_WORKER: typeof import('./train/train-seeds.js').SEED_WORKER = 'ftwSeedWorker';
 
-process.exitCode = await main(process.argv);
+if (!isMainThread && (workerData as Record<string, unknown> | null)?.[SEED_WORKER] === true) {
+  // A thread of `--jobs N`: it trains the seeds it is sent (see trainSeeds).
+  const { runSeedWorker } = await import('./train/train-seeds.js');
+  runSeedWorker(parentPort!);
+} else {
+  // A closed pipe (`ftw train --help | head`) is not an error of the run.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+
+  process.exitCode = await main(process.argv);
+}

@@ -435,3 +435,69 @@ describe('ftw compare', () => {
     }
   });
 });
+
+describe('--jobs', () => {
+  it('trains seeds on worker threads with the same files, bit for bit', () => {
+    const out = tempRoot();
+    const files = ['metrics.ndjson', 'summary.json', 'policies.ndjson', 'report.md'];
+    const sokoban = [
+      'train',
+      '--env',
+      'sokoban',
+      '--policy',
+      'linear',
+      '--rollouts',
+      '4',
+      '--iterations',
+      '1000000',
+    ];
+    for (const jobs of ['1', '3']) {
+      const r = ftw(
+        ...sokoban,
+        '--max-samples',
+        '600',
+        '--seeds',
+        '0..4',
+        '--jobs',
+        jobs,
+        '--out',
+        out,
+        '--name',
+        `train-${jobs}`,
+        '--quiet',
+      );
+      expect(r.status, r.stderr).toBe(0);
+      const c = ftw(
+        'compare',
+        '--seeds',
+        '0,1',
+        '--scenarios',
+        'tie-heavy',
+        '--jobs',
+        jobs,
+        '--out',
+        out,
+        '--name',
+        `compare-${jobs}`,
+        '--quiet',
+      );
+      expect(c.status, c.stderr).toBe(0);
+    }
+    for (const run of ['train', 'compare']) {
+      for (const file of files) {
+        if (run === 'compare' && file === 'policies.ndjson') continue;
+        expect(readFileSync(join(out, `${run}-3`, file), 'utf8'), `${run} ${file}`).toBe(
+          readFileSync(join(out, `${run}-1`, file), 'utf8'),
+        );
+      }
+    }
+    const bad = ftw('train', '--jobs', '0', '--out', out);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--jobs must be an integer in [1, 256], got "0"');
+    const async = ftw('train', '--actors', '2', '--lag', '1', '--jobs', '2', '--out', out);
+    expect(async.status).toBe(2);
+    expect(async.stderr).toContain(
+      '--jobs applies to synchronous training (seeds on worker threads), got --jobs 2 with asynchronous actors',
+    );
+  });
+});

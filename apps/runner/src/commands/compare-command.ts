@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { addJobsOption, readJobs } from '../cli/jobs-option.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress, type Progress } from '../cli/progress.js';
 import { UsageError } from '../cli/usage-error.js';
@@ -10,12 +11,12 @@ import { learningCurveChart } from '../report/learning-curve-chart.js';
 import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
 import { executeRun } from '../run/write-run.js';
-import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { SOKOBAN_SCENARIO, SOKOBAN_STEPS } from '../sokoban/sokoban-scenario.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment } from '../train/describe-config.js';
 import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
-import { type SeedResult, trainSeed } from '../train/train-seed.js';
+import type { SeedResult } from '../train/train-seed.js';
+import { trainSeeds } from '../train/train-seeds.js';
 
 /** Options of {@link runCompare}. */
 export interface CompareOptions {
@@ -55,30 +56,44 @@ export interface ScenarioOutcome {
  * // ['ftw-sampled', 'ftw-expected', 'reinforce', 'grpo', 'ppo']
  * ```
  */
-export async function runCompare(options: CompareOptions, progress?: Progress): Promise<ScenarioOutcome[]> {
-  const outcomes: ScenarioOutcome[] = [];
-  for (const scenario of options.scenarios) {
-    const methods: MethodOutcome[] = [];
-    for (const { label, overrides } of scenario.methods) {
-      const config: TrainConfig = {
+export async function runCompare(
+  options: CompareOptions,
+  progress?: Progress,
+  jobs = 1,
+): Promise<ScenarioOutcome[]> {
+  const configs = options.scenarios.map((scenario) =>
+    scenario.methods.map(
+      ({ overrides }): TrainConfig => ({
         ...scenario.base,
         ...overrides,
         ...(options.optimizer === undefined ? {} : { optimizer: options.optimizer }),
         ...(options.lr === undefined ? {} : { lr: options.lr }),
         seeds: options.seeds,
-      };
-      const results: SeedResult[] = [];
-      for (const seed of options.seeds) {
-        results.push(
-          trainSeed(config, seed, () => progress?.tick(1, `${scenario.name} ${label} seed ${seed}`)),
-        );
-        await yieldToEventLoop();
-      }
-      methods.push({ label, config, results, summary: summarizeSeeds(results) });
-    }
-    outcomes.push({ scenario, methods });
-  }
-  return outcomes;
+      }),
+    ),
+  );
+  // Every seed of every method of every scenario, trained in that order (or `jobs` at a time).
+  const { results } = await trainSeeds(
+    options.scenarios.flatMap((scenario, s) =>
+      scenario.methods.flatMap(({ label }, m) =>
+        options.seeds.map((seed) => ({
+          config: configs[s]![m]!,
+          seed,
+          detail: `${scenario.name} ${label} seed ${seed}`,
+        })),
+      ),
+    ),
+    jobs,
+    progress,
+  );
+  let next = 0;
+  return options.scenarios.map((scenario, s) => ({
+    scenario,
+    methods: scenario.methods.map(({ label }, m): MethodOutcome => {
+      const seeds = results.slice(next, (next += options.seeds.length));
+      return { label, config: configs[s]![m]!, results: seeds, summary: summarizeSeeds(seeds) };
+    }),
+  }));
 }
 
 function methodRow(m: MethodOutcome): string[] {
@@ -197,8 +212,10 @@ export function compareCommand(): Command {
     )
     .option('--redis <url>', 'with --scenario async: Redis for the real actors (default: a private one)');
   addOutputOptions(command, 'compare');
+  addJobsOption(command);
   command.action(async () => {
     const o = command.opts<Record<string, string | undefined>>();
+    const jobs = readJobs(command);
     const seeds = readSeeds(o['seeds'], '--seeds');
     if (seeds.length < 2)
       throw new UsageError(`--seeds must list at least 2 seeds for intervals, got ${seeds.length}`);
@@ -212,7 +229,7 @@ export function compareCommand(): Command {
           total: SOKOBAN_SCENARIO.methods.length * seeds.length * perRun,
           quiet: output.quiet || output.json,
         });
-        const result = await compareSokoban(seeds, progress);
+        const result = await compareSokoban(seeds, progress, jobs);
         progress.stop();
         return result;
       });
@@ -261,7 +278,7 @@ export function compareCommand(): Command {
         total: total * seeds.length,
         quiet: output.quiet || output.json,
       });
-      const outcomes = await runCompare(options, progress);
+      const outcomes = await runCompare(options, progress, jobs);
       progress.stop();
       const files: Record<string, string> = {};
       const sections: string[] = [];

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { addJobsOption, readJobs } from '../cli/jobs-option.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress } from '../cli/progress.js';
 import { REFERENCE_RESULT, REPRODUCE_CONFIG } from '../config/reproduce-config.js';
@@ -22,8 +23,10 @@ export function reproduceCommand(): Command {
     'run the small reproduction exactly: two-armed Gaussian bandit, FTW N=128 C=5 K=1 J=4, seeds 0,1,2',
   );
   addOutputOptions(command, 'reproduce');
+  addJobsOption(command);
   command.action(async () => {
     const output = readOutputOptions(command);
+    const jobs = readJobs(command);
     const config = REPRODUCE_CONFIG;
     await executeRun(output, 'reproduce', async () => {
       const progress = createProgress({
@@ -32,7 +35,7 @@ export function reproduceCommand(): Command {
         quiet: output.quiet || output.json,
       });
       const started = performance.now();
-      const outcome = await runTraining(config, progress);
+      const outcome = await runTraining(config, progress, jobs);
       const computeMs = performance.now() - started;
       progress.stop();
       const s = outcome.summary;

@@ -1,7 +1,9 @@
 import { Command } from 'commander';
 import { ASYNC_OPTIONS, resolveAsyncOptions } from '../async/async-options.js';
+import { addJobsOption, readJobs } from '../cli/jobs-option.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress } from '../cli/progress.js';
+import { UsageError } from '../cli/usage-error.js';
 import { addOptions, collectOptions } from '../config/option-spec.js';
 import { readConfigFile } from '../config/read-config-file.js';
 import { resolveTrainConfig, TRAIN_OPTIONS } from '../config/train-config.js';
@@ -35,6 +37,7 @@ export function trainCommand(): Command {
   addOptions(command, TRAIN_OPTIONS);
   addOptions(command, ASYNC_OPTIONS);
   addOutputOptions(command, 'train');
+  addJobsOption(command);
   command.addHelpText(
     'after',
     '\nExample:\n  ftw train --env tie-heavy --keep 3 --threshold 0 --iterations 400 --seeds 0..9 --name tie-k3',
@@ -50,7 +53,13 @@ export function trainCommand(): Command {
     const file = path === undefined ? undefined : readConfigFile(path);
     const config = resolveTrainConfig(collectOptions(TRAIN_OPTIONS, command, file));
     const output = readOutputOptions(command);
+    const jobs = readJobs(command);
     const asynchronous = resolveAsyncOptions(collectOptions(ASYNC_OPTIONS, command), config);
+    if (asynchronous !== null && jobs > 1) {
+      throw new UsageError(
+        `--jobs applies to synchronous training (seeds on worker threads), got --jobs ${jobs} with asynchronous actors`,
+      );
+    }
     if (asynchronous !== null) {
       // Loaded only for an asynchronous run: it brings the Redis client.
       const { asyncRunResult, runAsyncTraining } = await import('../async/async-training-run.js');
@@ -78,7 +87,7 @@ export function trainCommand(): Command {
         total: config.iterations * config.seeds.length,
         quiet: output.quiet || output.json,
       });
-      const outcome = await runTraining(config, progress);
+      const outcome = await runTraining(config, progress, jobs);
       progress.stop();
       const summary = { command: 'train', ...outcome.summary };
       const intro = `A training run of \`ftw train\` (${config.seeds.length} seeds).`;

@@ -6,18 +6,11 @@ import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
 import { ndjson } from '../run/ndjson.js';
 import type { RunArtifacts } from '../run/write-run.js';
-import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
 import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
-import { type SeedResult, trainSeed } from '../train/train-seed.js';
-
-/**
- * Milliseconds of training between two turns of the event loop. Often enough for Ctrl-C and the progress
- * bar; rare enough that the garbage collection V8 schedules for idle moments does not move out of the
- * training into the turns (a turn after each of 100 short seeds ran some 60–90 ms of it there).
- */
-const YIELD_INTERVAL_MS = 20;
+import type { SeedResult } from '../train/train-seed.js';
+import { trainSeeds } from '../train/train-seeds.js';
 
 /** Runs with more seeds than this draw the mean curve and its band only, not one curve per seed. */
 const MAX_SEED_CURVES = 10;
@@ -32,32 +25,33 @@ export interface TrainingOutcome {
 }
 
 /**
- * Trains every seed of a configuration in order, yielding to the event loop between seeds (after 20 ms of
- * training or more) so that an interrupt (Ctrl-C) is handled promptly and the unfinished run is removed.
+ * Trains every seed of a configuration (see {@link trainSeeds}): in order on this thread, yielding to the
+ * event loop every 20 ms of training so that an interrupt (Ctrl-C) is handled promptly and the unfinished
+ * run is removed; or `jobs` at a time on worker threads, with the same results bit for bit.
  *
  * @param config - the resolved configuration
  * @param progress - advanced by one per iteration
+ * @param jobs - seeds trained at once (`--jobs`), 1 by default
  * @returns per-seed results and their summary
  * @example
  * ```ts
  * (await runTraining(REPRODUCE_CONFIG)).summary.finalOptimalProbability.mean; // 0.9684…
  * ```
  */
-export async function runTraining(config: TrainConfig, progress?: Progress): Promise<TrainingOutcome> {
-  const results: SeedResult[] = [];
-  let trainingMs = 0;
-  let lastYield = performance.now();
-  for (const [i, seed] of config.seeds.entries()) {
-    const detail = `seed ${seed} (${i + 1}/${config.seeds.length})`;
-    const start = performance.now();
-    const result = trainSeed(config, seed, () => progress?.tick(1, detail));
-    trainingMs += performance.now() - start;
-    results.push(result);
-    if (performance.now() - lastYield >= YIELD_INTERVAL_MS) {
-      await yieldToEventLoop();
-      lastYield = performance.now();
-    }
-  }
+export async function runTraining(
+  config: TrainConfig,
+  progress?: Progress,
+  jobs = 1,
+): Promise<TrainingOutcome> {
+  const { results, trainingMs } = await trainSeeds(
+    config.seeds.map((seed, i) => ({
+      config,
+      seed,
+      detail: `seed ${seed} (${i + 1}/${config.seeds.length})`,
+    })),
+    jobs,
+    progress,
+  );
   return { config, results, summary: summarizeSeeds(results), trainingMs };
 }
 

@@ -96,15 +96,17 @@ export function summarizeSokoban(outcome: ScenarioOutcome): SokobanMethodSummary
  *
  * @param seeds - seeds (the same for every method)
  * @param progress - progress reporter
+ * @param jobs - seeds trained at once (`--jobs`)
  * @param scenario - the scenario (tests pass a smaller budget)
  * @returns the run's artifacts and text
  */
 export async function compareSokoban(
   seeds: readonly number[],
   progress?: Progress,
+  jobs = 1,
   scenario: CompareScenario = SOKOBAN_SCENARIO,
 ): Promise<RunResult> {
-  const [outcome] = await runCompare({ seeds, scenarios: [scenario] }, progress);
+  const [outcome] = await runCompare({ seeds, scenarios: [scenario] }, progress, jobs);
   const summaries = summarizeSokoban(outcome!);
   const budget = scenario.base.maxSamples ?? 0;
   const grid = Array.from({ length: GRID_POINTS }, (_, i) => Math.round(((i + 1) * budget) / GRID_POINTS));

@@ -270,7 +270,7 @@ describe('compareSokoban', () => {
       base: { ...SOKOBAN_SCENARIO.base, environment: SMALL, maxSamples: 300 },
       methods: SOKOBAN_SCENARIO.methods.filter((m) => m.label === 'ftw-k3-by-length' || m.label === 'grpo'),
     };
-    const result = await compareSokoban([0, 1], undefined, scenario);
+    const result = await compareSokoban([0, 1], undefined, 1, scenario);
     const { report, files, summary } = result.artifacts;
     expect(report).toContain('| ftw-k3-by-length |');
     expect(report).toContain('held-out success');

@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import { readInteger } from '../config/read-value.js';
+
+/**
+ * Declares `--jobs <n>` on a command that trains seeds: how many train at once, on worker threads (see
+ * `trainSeeds`). The results are the same bit for bit whatever the number.
+ *
+ * @param command - the commander command
+ * @returns the command, for chaining
+ * @example
+ * ```ts
+ * addJobsOption(new Command('train')); // ftw train --jobs 4
+ * ```
+ */
+export function addJobsOption(command: Command): Command {
+  return command.option(
+    '--jobs <n>',
+    'seeds trained at once, on worker threads (the same results bit for bit; try the number of cores)',
+    '1',
+  );
+}
+
+/**
+ * Reads `--jobs` from a parsed command.
+ *
+ * @param command - the parsed commander command
+ * @returns the number of seeds to train at once, an integer in [1, 256]
+ * @throws UsageError naming `--jobs` and the value when it is not such an integer
+ */
+export function readJobs(command: Command): number {
+  return readInteger(command.opts<{ jobs: string }>().jobs, '--jobs', { min: 1, max: 256 });
+}
