@@ -499,5 +499,8 @@ describe('--jobs', () => {
     expect(async.stderr).toContain(
       '--jobs applies to synchronous training (seeds on worker threads), got --jobs 2 with asynchronous actors',
     );
+    const asyncCompare = ftw('compare', '--scenario', 'async', '--jobs', '2', '--out', out);
+    expect(asyncCompare.status).toBe(2);
+    expect(asyncCompare.stderr).toContain('got --jobs 2 with --scenario async');
   });
 });

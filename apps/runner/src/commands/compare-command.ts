@@ -243,6 +243,11 @@ export function compareCommand(): Command {
       for (const flag of ['optimizer', 'lr'] as const) {
         if (o[flag] !== undefined) throw new UsageError(`--${flag} does not apply to --scenario async`);
       }
+      if (jobs > 1) {
+        throw new UsageError(
+          `--jobs applies to synchronous training (seeds on worker threads), got --jobs ${jobs} with --scenario async`,
+        );
+      }
       // Loaded only for this scenario: it brings the Redis client.
       const { asyncComparisonResult, asyncProgressTotal, runAsyncComparison } = await import(
         '../async/compare-async.js'
