@@ -440,48 +440,25 @@ describe('--jobs', () => {
   it('trains seeds on worker threads with the same files, bit for bit', () => {
     const out = tempRoot();
     const files = ['metrics.ndjson', 'summary.json', 'policies.ndjson', 'report.md'];
-    const sokoban = [
-      'train',
-      '--env',
-      'sokoban',
-      '--policy',
-      'linear',
-      '--rollouts',
-      '4',
-      '--iterations',
-      '1000000',
-    ];
+    const runs = {
+      train:
+        'train --env sokoban --policy linear --rollouts 4 --iterations 1000000 --max-samples 600 --seeds 0..4',
+      compare: 'compare --seeds 0,1 --scenarios tie-heavy',
+    };
     for (const jobs of ['1', '3']) {
-      const r = ftw(
-        ...sokoban,
-        '--max-samples',
-        '600',
-        '--seeds',
-        '0..4',
-        '--jobs',
-        jobs,
-        '--out',
-        out,
-        '--name',
-        `train-${jobs}`,
-        '--quiet',
-      );
-      expect(r.status, r.stderr).toBe(0);
-      const c = ftw(
-        'compare',
-        '--seeds',
-        '0,1',
-        '--scenarios',
-        'tie-heavy',
-        '--jobs',
-        jobs,
-        '--out',
-        out,
-        '--name',
-        `compare-${jobs}`,
-        '--quiet',
-      );
-      expect(c.status, c.stderr).toBe(0);
+      for (const [run, args] of Object.entries(runs)) {
+        const r = ftw(
+          ...args.split(' '),
+          '--quiet',
+          '--jobs',
+          jobs,
+          '--out',
+          out,
+          '--name',
+          `${run}-${jobs}`,
+        );
+        expect(r.status, r.stderr).toBe(0);
+      }
     }
     for (const run of ['train', 'compare']) {
       for (const file of files) {
