@@ -445,7 +445,7 @@ describe('--jobs', () => {
         'train --env sokoban --policy linear --rollouts 4 --iterations 1000000 --max-samples 600 --seeds 0..4',
       compare: 'compare --seeds 0,1 --scenarios tie-heavy',
     };
-    for (const jobs of ['1', '3']) {
+    for (const jobs of ['1', '3', 'auto']) {
       for (const [run, args] of Object.entries(runs)) {
         const r = ftw(
           ...args.split(' '),
@@ -463,9 +463,11 @@ describe('--jobs', () => {
     for (const run of ['train', 'compare']) {
       for (const file of files) {
         if (run === 'compare' && file === 'policies.ndjson') continue;
-        expect(readFileSync(join(out, `${run}-3`, file), 'utf8'), `${run} ${file}`).toBe(
-          readFileSync(join(out, `${run}-1`, file), 'utf8'),
-        );
+        for (const jobs of ['3', 'auto']) {
+          expect(readFileSync(join(out, `${run}-${jobs}`, file), 'utf8'), `${run} ${file}`).toBe(
+            readFileSync(join(out, `${run}-1`, file), 'utf8'),
+          );
+        }
       }
     }
     const bad = ftw('train', '--jobs', '0', '--out', out);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { readInteger } from '../config/read-value.js';
 
@@ -15,18 +16,21 @@ import { readInteger } from '../config/read-value.js';
 export function addJobsOption(command: Command): Command {
   return command.option(
     '--jobs <n>',
-    'seeds trained at once, on worker threads (the same results bit for bit; try the number of cores)',
+    'seeds trained at once on worker threads, or auto (one per core); the same results bit for bit',
     '1',
   );
 }
 
 /**
- * Reads `--jobs` from a parsed command.
+ * Reads `--jobs` from a parsed command: an integer, or `auto` for the number of cores Node reports
+ * (`os.availableParallelism()`).
  *
  * @param command - the parsed commander command
  * @returns the number of seeds to train at once, an integer in [1, 256]
- * @throws UsageError naming `--jobs` and the value when it is not such an integer
+ * @throws UsageError naming `--jobs` and the value when it is neither such an integer nor `auto`
  */
 export function readJobs(command: Command): number {
-  return readInteger(command.opts<{ jobs: string }>().jobs, '--jobs', { min: 1, max: 256 });
+  const value = command.opts<{ jobs: string }>().jobs;
+  if (value === 'auto') return Math.min(256, Math.max(1, availableParallelism()));
+  return readInteger(value, '--jobs', { min: 1, max: 256 });
 }
