@@ -472,7 +472,10 @@ describe('--jobs', () => {
     }
     const bad = ftw('train', '--jobs', '0', '--out', out);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('--jobs must be an integer in [1, 256], got "0"');
+    expect(bad.stderr).toContain('--jobs must be an integer in [1, 256] or auto, got "0"');
+    const word = ftw('train', '--jobs', 'many', '--out', out);
+    expect(word.status).toBe(2);
+    expect(word.stderr).toContain('--jobs must be an integer in [1, 256] or auto, got "many"');
     const async = ftw('train', '--actors', '2', '--lag', '1', '--jobs', '2', '--out', out);
     expect(async.status).toBe(2);
     expect(async.stderr).toContain(

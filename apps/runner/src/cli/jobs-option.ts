@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
-import { readInteger } from '../config/read-value.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * Declares `--jobs <n>` on a command that trains seeds: how many train at once, on worker threads (see
@@ -30,7 +30,11 @@ export function addJobsOption(command: Command): Command {
  * @throws UsageError naming `--jobs` and the value when it is neither such an integer nor `auto`
  */
 export function readJobs(command: Command): number {
-  const value = command.opts<{ jobs: string }>().jobs;
+  const value = command.opts<{ jobs: unknown }>().jobs;
   if (value === 'auto') return Math.min(256, Math.max(1, availableParallelism()));
-  return readInteger(value, '--jobs', { min: 1, max: 256 });
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= 1 && n <= 256)) {
+    throw new UsageError(`--jobs must be an integer in [1, 256] or auto, got ${JSON.stringify(value)}`);
+  }
+  return n;
 }
