@@ -6,6 +6,7 @@
 export { COMPARE_SCENARIOS } from './config/compare-scenarios.js';
 export { REPRODUCE_CONFIG } from './config/reproduce-config.js';
 export { seededStreams } from './random/seeded-streams.js';
+export { ndjson } from './run/ndjson.js';
 export { ActionDistribution } from './train/action-distribution.js';
 export { createEnvironment } from './train/create-environment.js';
 export { configSelector, FtwUpdater } from './train/ftw-updater.js';
