@@ -15,7 +15,8 @@ import { assertInteger, logitValueError } from './validate.js';
  *
  * Method: as `policyShift` (`log q_j = z_j − lse` by log-sum-exp, `q_j = exp(log q_j)`; KL clamped at 0
  * and TV at 1 against rounding), with the previous version's `log p_j` and `p_j` kept from when it was
- * measured: two `exp` per element instead of four, and the results are `policyShift`'s on the same two
+ * measured: two `exp` per element instead of four (none for a row whose logits did not change: a tabular
+ * policy's update moves only the rows it trained on), and the results are `policyShift`'s on the same two
  * tables, bit for bit. Reference: J. Schulman et al., "Trust Region Policy Optimization", ICML 2015,
  * section 3 (α = max TV, `D_KL^max`).
  *
@@ -45,6 +46,8 @@ export class PolicyShiftTracker {
   #probs = [new Float64Array(0), new Float64Array(0)];
   /** Views of exactly `rows` rows of each logits buffer. */
   #views: (Float64Array | undefined)[][] = [[], []];
+  /** Per row, during `measure`: 1 when its logits changed. */
+  #changed = new Uint8Array(0);
 
   /**
    * @param actions - number of actions per row, an integer `>= 1`
@@ -125,12 +128,33 @@ export class PolicyShiftTracker {
     const q = this.#logits[1 - current]!;
     const lseQ = this.#lse[1 - current]!;
     const probsQ = this.#probs[1 - current]!;
-    for (let i = 0; i < rows; i++) lseQ[i] = this.#rowLse(q, i * A, (i + 1) * A);
+    // A row whose logits did not change (a tabular policy's update moves only the rows it trained on) keeps
+    // its log-sum-exp and probabilities, and its shift is 0 exactly, as computed: every p_j·(log p_j −
+    // log q_j) and |p_j − q_j| is 0. So only the rows that changed pay their `exp` and `log`. Every row is
+    // checked before a probability is written.
+    const changed = this.#changed;
+    for (let i = 0; i < rows; i++) {
+      const o = i * A;
+      let same = true;
+      for (let j = o; j < o + A; j++) {
+        if (q[j] !== p[j]) {
+          same = false;
+          break;
+        }
+      }
+      changed[i] = same ? 0 : 1;
+      if (!same) lseQ[i] = this.#rowLse(q, o, o + A);
+    }
     const sums = this.#sums;
     sums.reset();
     for (let i = 0; i < rows; i++) {
       const o = i * A;
       const end = o + A;
+      if (changed[i] === 0) {
+        lseQ[i] = lseP[i]!;
+        for (let j = o; j < end; j++) probsQ[j] = probsP[j]!;
+        continue; // adds 0 to the sums: nothing
+      }
       const lp0 = lseP[i]!;
       const lq0 = lseQ[i]!;
       let kl = 0;
@@ -185,6 +209,7 @@ export class PolicyShiftTracker {
     this.#logits = [new Float64Array(n), new Float64Array(n)];
     this.#probs = [new Float64Array(n), new Float64Array(n)];
     this.#lse = [new Float64Array(capacity), new Float64Array(capacity)];
+    this.#changed = new Uint8Array(capacity);
     this.#views = [[], []];
   }
 }
