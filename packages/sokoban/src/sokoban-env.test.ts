@@ -70,6 +70,31 @@ describe('SokobanEnv', () => {
     },
   );
 
+  test.prop([smallLevelArb(3).filter(unsolvedText), fc.array(fc.nat(3), { minLength: 1, maxLength: 40 })], {
+    numRuns: 100,
+  })(
+    "observationGrid 'live' hands out the board itself, equal at every step to the copy 'copy' hands out",
+    (text, actions) => {
+      const level = parseLevel(text);
+      const copied = new SokobanEnv({ level, certify: false, maxSteps: 1000 });
+      const live = new SokobanEnv({ level, certify: false, maxSteps: 1000, observationGrid: 'live' });
+      let copy = copied.reset().observation.grid;
+      const board = live.reset().observation.grid;
+      expect(board).toEqual(copy);
+      for (const a of actions) {
+        const expected = copied.step(a);
+        const result = live.step(a);
+        // The same array every step (no copy), showing this step's board; each copy is a new array.
+        expect(result.observation.grid).toBe(board);
+        expect(expected.observation.grid).not.toBe(copy);
+        copy = expected.observation.grid;
+        expect(result.observation.grid).toEqual(expected.observation.grid);
+        expect({ ...result.observation, grid: null }).toEqual({ ...expected.observation, grid: null });
+        if (expected.terminated) break;
+      }
+    },
+  );
+
   test.prop([smallLevelArb(2).filter(unsolvedText), fc.array(fc.nat(3), { minLength: 1, maxLength: 30 })], {
     numRuns: 60,
   })('reports a dead-square box only in positions that cannot be solved', (text, actions) => {
@@ -198,6 +223,9 @@ describe('SokobanEnv', () => {
     expect(() => new SokobanEnv({ maxSteps: 0 })).toThrow(/options.maxSteps/);
     expect(() => new SokobanEnv({ reward: 'dense' as never })).toThrow(
       /options.reward must be one of 'binary', 'shaped', got "dense"/,
+    );
+    expect(() => new SokobanEnv({ observationGrid: 'view' as never })).toThrow(
+      /options.observationGrid must be one of 'copy', 'live', got "view"/,
     );
     expect(() => new SokobanEnv({ seed: 1, random: () => 0.5 })).toThrow(/cannot both be given/);
     const injected = new SokobanEnv({ random: () => 0.25 });

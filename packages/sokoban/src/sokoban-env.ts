@@ -81,6 +81,14 @@ export interface SokobanEnvOptions {
    * @defaultValue undefined
    */
   readonly random?: UniformRandom | undefined;
+  /**
+   * What an observation's `grid` is. `copy`: a fresh copy of the board at every step, the caller's to keep.
+   * `live`: the environment's own board, no copy (a copy is most of a step's cost): valid until the next
+   * `step`, `stepText` or `reset`, and never to be written. For a learner that reads the grid at once (to
+   * compute features) and keeps only the key.
+   * @defaultValue 'copy'
+   */
+  readonly observationGrid?: 'copy' | 'live' | undefined;
 }
 
 /** Options of {@link SokobanEnv.reset}, Gymnasium's `reset(seed=…, options=…)`. */
@@ -93,7 +101,10 @@ export interface SokobanResetOptions {
 
 /** What the agent sees. */
 export interface SokobanObservation {
-  /** The board as tile codes, row-major: a fresh copy at every step. */
+  /**
+   * The board as tile codes, row-major: a fresh copy at every step, or the environment's own board with
+   * `observationGrid: 'live'` (valid until the next step or reset; not to be written).
+   */
   readonly grid: Uint8Array;
   /** Columns of `grid`. */
   readonly width: number;
@@ -186,6 +197,7 @@ export class SokobanEnv {
   private readonly invalidPenalty: number;
   private readonly certify: boolean;
   private readonly certifyStates: number;
+  private readonly liveGrid: boolean;
   private readonly injected: boolean;
   private uniform: UniformRandom;
   private readonly tables = new WeakMap<Level, LevelTables>();
@@ -227,6 +239,8 @@ export class SokobanEnv {
       1,
       Number.MAX_SAFE_INTEGER,
     );
+    this.liveGrid =
+      checkChoice(options.observationGrid ?? 'copy', 'options.observationGrid', ['copy', 'live']) === 'live';
     if (options.seed !== undefined && options.random !== undefined) {
       throw new TypeError('options.seed and options.random cannot both be given');
     }
@@ -473,7 +487,7 @@ export class SokobanEnv {
   private observe(): SokobanObservation {
     const level = this.level!;
     return {
-      grid: this.grid.slice(),
+      grid: this.liveGrid ? this.grid : this.grid.slice(),
       width: level.width,
       height: level.height,
       key: this.key(),
