@@ -88,7 +88,14 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
     this.trainingLevels = all.slice(0, config.levels);
     this.heldOutLevels = all.slice(config.levels);
     this.#uniform = seededUniform(seed);
-    const envOptions = { maxSteps: config.maxSteps, reward: config.reward, level: all[0]! };
+    // The grids are read at once (a new position's features, a linear policy's evaluation) and never kept:
+    // no copy per step.
+    const envOptions = {
+      maxSteps: config.maxSteps,
+      reward: config.reward,
+      level: all[0]!,
+      observationGrid: 'live',
+    } as const;
     this.#env = new SokobanEnv(envOptions);
     this.#evalEnv = new SokobanEnv(envOptions);
   }
