@@ -8,8 +8,9 @@ import { createPolicy } from '../train/create-policy.js';
 import { TabularPolicy } from '../train/tabular-policy.js';
 import { trainSeed } from '../train/train-seed.js';
 import { compareSokoban, onStepGrid } from './compare-sokoban.js';
+import { positionGrid } from './position-grid.js';
 import { SokobanEpisodeEnv } from './sokoban-episode-env.js';
-import { FEATURE_COUNT } from './sokoban-features.js';
+import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
 import { SokobanLinearPolicy } from './sokoban-linear-policy.js';
 import { SokobanObservations } from './sokoban-observations.js';
 import { SOKOBAN_SCENARIO } from './sokoban-scenario.js';
@@ -40,6 +41,24 @@ describe('SokobanEpisodeEnv', () => {
     const a = play(1);
     expect(a[0]).toBe(0);
     expect(play(1)).toEqual(a);
+  });
+
+  it("computes each position's features from its own board (the environments hand out their live boards)", () => {
+    const env = new SokobanEpisodeEnv(SMALL, 3);
+    env.reset();
+    for (let t = 0; t < 300; t++) {
+      const step = env.step((t * 5 + (t >> 3)) % 4);
+      if (step.terminated || step.truncated) env.reset();
+    }
+    expect(env.observationCount).toBeGreaterThan(20);
+    const expected = new Float32Array(FEATURE_COUNT);
+    for (let id = 0; id < env.observationCount; id++) {
+      const name = env.positionName(id);
+      const bar = name.indexOf('|');
+      const level = env.trainingLevels[Number(name.slice(0, bar))]!;
+      sokobanFeatures(positionGrid(level, name.slice(bar + 1)), level.width, level.height, expected);
+      expect(env.featureData.subarray(id * FEATURE_COUNT, (id + 1) * FEATURE_COUNT)).toEqual(expected);
+    }
   });
 
   it('keeps training and held-out levels apart and the same for every run seed', () => {
