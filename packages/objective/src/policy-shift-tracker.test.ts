@@ -106,6 +106,48 @@ describe('PolicyShiftTracker', () => {
     },
   );
 
+  test.prop([
+    fc.integer({ min: 1, max: 4 }).chain((actions) =>
+      fc.record({
+        actions: fc.constant(actions),
+        phases: fc.array(
+          fc.record({
+            rows: fc.integer({ min: 1, max: 6 }),
+            fresh: fc.array(fc.array(moderateLogit, { minLength: actions, maxLength: actions }), {
+              minLength: 12,
+              maxLength: 12,
+            }),
+            keepBefore: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+            keepAfter: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+          }),
+          { minLength: 1, maxLength: 5 },
+        ),
+      }),
+    ),
+  ])(
+    'starting again with more or fewer rows, the rows it had kept as they were, still gives policyShift bit for bit',
+    ({ actions, phases }) => {
+      const tracker = new PolicyShiftTracker(actions);
+      let last: number[] = [];
+      for (const { rows, fresh, keepBefore, keepAfter } of phases) {
+        // A restart: each row is the last version's (when it had one and keepBefore says so) or new.
+        const before = Array.from({ length: rows }, (_, i) =>
+          keepBefore[i] && i * actions < last.length ? last.slice(i * actions, (i + 1) * actions) : fresh[i]!,
+        ).flat();
+        const after = Array.from({ length: rows }, (_, i) =>
+          keepAfter[i] ? before.slice(i * actions, (i + 1) * actions) : fresh[6 + i]!,
+        ).flat();
+        tracker.logits(rows).set(before);
+        tracker.start(rows);
+        tracker.logits(rows).set(after);
+        expect({ ...tracker.measure(rows) }).toEqual(
+          policyShift(Float64Array.from(before), Float64Array.from(after), actions),
+        );
+        last = after;
+      }
+    },
+  );
+
   it('starts again when the number of rows changes, and fills and returns out', () => {
     const tracker = new PolicyShiftTracker(2);
     expect(tracker.rows).toBe(0);

@@ -97,8 +97,12 @@ export class PolicyShiftTracker {
     const z = this.#logits[next]!;
     const lse = this.#lse[next]!;
     const probs = this.#probs[next]!;
-    for (let i = 0; i < rows; i++) lse[i] = this.#rowLse(z, i * A, (i + 1) * A);
+    // The rows that the current version has too, unchanged (a run that meets new observations starts again
+    // with the old rows as they were), keep their log-sum-exp and probabilities.
+    this.#compare(rows, Math.min(rows, this.#rows));
+    const changed = this.#changed;
     for (let i = 0; i < rows; i++) {
+      if (changed[i] === 0) continue;
       for (let j = i * A; j < (i + 1) * A; j++) probs[j] = Math.exp(z[j]! - lse[i]!);
     }
     this.#swap(rows);
@@ -130,31 +134,15 @@ export class PolicyShiftTracker {
     const probsQ = this.#probs[1 - current]!;
     // A row whose logits did not change (a tabular policy's update moves only the rows it trained on) keeps
     // its log-sum-exp and probabilities, and its shift is 0 exactly, as computed: every p_j·(log p_j −
-    // log q_j) and |p_j − q_j| is 0. So only the rows that changed pay their `exp` and `log`. Every row is
-    // checked before a probability is written.
+    // log q_j) and |p_j − q_j| is 0. So only the rows that changed pay their `exp` and `log`.
+    this.#compare(rows, rows);
     const changed = this.#changed;
-    for (let i = 0; i < rows; i++) {
-      const o = i * A;
-      let same = true;
-      for (let j = o; j < o + A; j++) {
-        if (q[j] !== p[j]) {
-          same = false;
-          break;
-        }
-      }
-      changed[i] = same ? 0 : 1;
-      if (!same) lseQ[i] = this.#rowLse(q, o, o + A);
-    }
     const sums = this.#sums;
     sums.reset();
     for (let i = 0; i < rows; i++) {
       const o = i * A;
       const end = o + A;
-      if (changed[i] === 0) {
-        lseQ[i] = lseP[i]!;
-        for (let j = o; j < end; j++) probsQ[j] = probsP[j]!;
-        continue; // adds 0 to the sums: nothing
-      }
+      if (changed[i] === 0) continue; // its shift, 0, adds nothing to the sums
       const lp0 = lseP[i]!;
       const lq0 = lseQ[i]!;
       let kl = 0;
@@ -172,6 +160,34 @@ export class PolicyShiftTracker {
     }
     this.#swap(rows);
     return sums.result(rows, out);
+  }
+
+  /**
+   * Marks in `#changed` which rows of the next version differ from the current version's (rows from `kept`
+   * on count as changed) and computes their log-sum-exp, validating their logits; the rows that do not
+   * differ get the current version's log-sum-exp and probabilities, which are what computing them would
+   * give, bit for bit. Writes only the next version's buffers, so a throw keeps the current version.
+   */
+  #compare(rows: number, kept: number): void {
+    const A = this.actions;
+    const current = this.#current;
+    const p = this.#logits[current]!;
+    const q = this.#logits[1 - current]!;
+    const lseQ = this.#lse[1 - current]!;
+    const probsQ = this.#probs[1 - current]!;
+    const changed = this.#changed;
+    for (let i = 0; i < rows; i++) {
+      const o = i * A;
+      let same = i < kept;
+      for (let j = o; same && j < o + A; j++) if (q[j] !== p[j]) same = false;
+      changed[i] = same ? 0 : 1;
+      if (same) {
+        lseQ[i] = this.#lse[current]![i]!;
+        for (let j = o; j < o + A; j++) probsQ[j] = this.#probs[current]![j]!;
+      } else {
+        lseQ[i] = this.#rowLse(q, o, o + A);
+      }
+    }
   }
 
   #checkRows(rows: number): void {
