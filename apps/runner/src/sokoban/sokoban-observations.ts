@@ -24,13 +24,14 @@ import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
  * ```
  */
 export class SokobanObservations {
-  readonly #ids = new Map<string, number>();
+  /** Per training level, its positions' ids by key (looked up by the key itself: no name built per step). */
+  readonly #ids: (Map<string, number> | undefined)[] = [];
   readonly #names: string[] = [];
   #features = new Float32Array(64 * FEATURE_COUNT);
 
   /** Ids handed out so far (ids are 0 … count − 1). */
   get count(): number {
-    return this.#ids.size;
+    return this.#names.length;
   }
 
   /** The features of every id, {@link FEATURE_COUNT} per id, row-major (replaced when it grows). */
@@ -62,7 +63,7 @@ export class SokobanObservations {
    * @returns the id of a known position, or undefined (never creates one)
    */
   find(level: number, key: string): number | undefined {
-    return this.#ids.get(`${level}|${key}`);
+    return this.#ids[level]?.get(key);
   }
 
   /**
@@ -76,12 +77,13 @@ export class SokobanObservations {
    * @returns the id
    */
   idOf(level: number, key: string, grid: Uint8Array, width: number, height: number): number {
-    const name = `${level}|${key}`;
-    const known = this.#ids.get(name);
+    let ids = this.#ids[level];
+    if (ids === undefined) this.#ids[level] = ids = new Map();
+    const known = ids.get(key);
     if (known !== undefined) return known;
-    const id = this.#ids.size;
-    this.#ids.set(name, id);
-    this.#names.push(name);
+    const id = this.#names.length;
+    ids.set(key, id);
+    this.#names.push(`${level}|${key}`);
     if ((id + 1) * FEATURE_COUNT > this.#features.length) {
       const grown = new Float32Array(2 * this.#features.length);
       grown.set(this.#features);
