@@ -1,3 +1,4 @@
+import { type Level, SokobanEnv, seededUniform, solve } from '@ftw/sokoban';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../cli/usage-error.js';
@@ -24,7 +25,90 @@ function resolve(args: string[]): TrainConfig {
   return resolveTrainConfig(collectOptions(TRAIN_OPTIONS, command));
 }
 
+/**
+ * The greedy success on levels, played with `SokobanEnv` itself: at each position the action of the largest
+ * logit (the lowest on a tie) of the linear policy's features, or of the tabular policy's row of the
+ * position's id (training levels; ids read from the names), or action 0 where it has none.
+ */
+function greedySuccess(
+  env: SokobanEpisodeEnv,
+  policy: TabularPolicy | SokobanLinearPolicy,
+  levels: readonly Level[],
+  training: boolean,
+): number {
+  const ids = new Map(Array.from({ length: env.observationCount }, (_, id) => [env.positionName(id), id]));
+  const game = new SokobanEnv({ maxSteps: SMALL.maxSteps, certify: false });
+  let solved = 0;
+  levels.forEach((level, index) => {
+    let { observation } = game.reset({ options: { level } });
+    for (;;) {
+      const logits = new Float64Array(4);
+      if (policy instanceof SokobanLinearPolicy) {
+        const features = new Float64Array(FEATURE_COUNT);
+        sokobanFeatures(observation.grid, observation.width, observation.height, features);
+        policy.logitsOfFeatures(features, logits);
+      } else {
+        const id = training ? ids.get(`${index}|${observation.key}`) : undefined;
+        if (id !== undefined) policy.logits(id, logits);
+      }
+      const result = game.step(logits.indexOf(Math.max(...logits)));
+      if (result.terminated && result.info.solved) solved++;
+      if (result.terminated || result.truncated) break;
+      observation = result.observation;
+    }
+  });
+  return solved / levels.length;
+}
+
 describe('SokobanEpisodeEnv', () => {
+  it('scores the greedy policy as playing the levels with SokobanEnv does, policy after policy', () => {
+    const env = new SokobanEpisodeEnv({ ...SMALL, heldOut: 6 }, 4);
+    env.reset();
+    for (let t = 0; t < 400; t++) {
+      const step = env.step((t * 3 + (t >> 2)) % 4);
+      if (step.terminated || step.truncated) env.reset();
+    }
+    // The optimal solution of each training level: its positions' ids (created when new) and actions.
+    const solutions = env.trainingLevels.map((level, index) => {
+      const result = solve(level);
+      if (result.status !== 'solved') throw new Error(`training level ${index} is not solved`);
+      const game = new SokobanEnv({ level, maxSteps: SMALL.maxSteps, certify: false });
+      let key = game.reset().observation.key;
+      return result.actions.map((action) => {
+        const id = env.idOfPosition(`${index}|${key}`);
+        key = game.step(action).observation.key;
+        return { id, action };
+      });
+    });
+    const random = seededUniform(11);
+    const tabular = new TabularPolicy(4, env.observationCount);
+    const linear = new SokobanLinearPolicy(4, FEATURE_COUNT, env);
+    const scores: number[] = [];
+    const heldOut: number[] = [];
+    for (let round = 0; round < 6; round++) {
+      // Random logits, then, on a random subset of the training levels, the solution's actions favoured
+      // along their paths: the training success moves between rounds, and the held-out one with the
+      // linear policy's weights.
+      for (const policy of [tabular, linear]) {
+        for (let i = 0; i < policy.parameters.length; i++) policy.parameters[i] = 4 * random() - 2;
+      }
+      for (const path of solutions) {
+        if (random() < 0.5) continue;
+        for (const { id, action } of path) tabular.parameters[4 * id + action] = 10;
+      }
+      for (const policy of [tabular, linear]) {
+        const { score, details } = env.evaluate(policy);
+        expect(score).toBe(greedySuccess(env, policy, env.trainingLevels, true));
+        expect(details?.['heldOutSuccess']).toBe(greedySuccess(env, policy, env.heldOutLevels, false));
+        if (policy === tabular) scores.push(score);
+        else heldOut.push(details!['heldOutSuccess']!);
+      }
+    }
+    expect(new Set(scores).size).toBeGreaterThan(1);
+    // Both moved between rounds: the checks above were not of constants.
+    expect(new Set(heldOut).size).toBeGreaterThan(1);
+  });
+
   it('numbers positions densely as they are met, the same way for the same seed', () => {
     const play = (seed: number): number[] => {
       const env = new SokobanEpisodeEnv(SMALL, seed);

@@ -59,6 +59,8 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   readonly #step = { observation: 0, reward: 0, terminated: false, truncated: false };
   readonly #scratch = new Float64Array(FEATURE_COUNT);
   readonly #logits = new Float64Array(4);
+  /** The held-out success of a policy without features, the same for every such policy (see `evaluate`). */
+  #heldOutWithoutFeatures: number | undefined;
 
   /**
    * @param config - the resolved Sokoban configuration
@@ -202,8 +204,14 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
    */
   evaluate(policy: Policy): Evaluation {
     const train = this.#successRate(policy, this.trainingLevels, true);
-    const heldOut =
-      this.heldOutLevels.length === 0 ? 0 : this.#successRate(policy, this.heldOutLevels, false);
+    let heldOut: number;
+    if (this.heldOutLevels.length === 0) heldOut = 0;
+    else if (isFeaturePolicy(policy)) heldOut = this.#successRate(policy, this.heldOutLevels, false);
+    else {
+      // A policy without features has no row for a held-out position: it acts on logits 0 (action 0) at
+      // every step, whatever it learned, so its held-out success is the same at every evaluation.
+      heldOut = this.#heldOutWithoutFeatures ??= this.#successRate(policy, this.heldOutLevels, false);
+    }
     return { score: train, details: { heldOutSuccess: heldOut } };
   }
 
