@@ -272,6 +272,41 @@ describe('SokobanEpisodeEnv', () => {
 });
 
 describe('SokobanLinearPolicy', () => {
+  it("reads a registry's features without their zeros, with the same logits and gradients bit for bit", () => {
+    // Real positions' features (a quarter nonzero, some offsets fractional), and weights of both signs.
+    const env = new SokobanEpisodeEnv({ ...SMALL, size: 6 }, 5);
+    env.reset();
+    for (let t = 0; t < 300; t++) {
+      const step = env.step((t * 3 + (t >> 3)) % 4);
+      if (step.terminated || step.truncated) env.reset();
+    }
+    const sparse = new SokobanLinearPolicy(4, FEATURE_COUNT, env);
+    const dense = new SokobanLinearPolicy(4, FEATURE_COUNT, { featureData: env.featureData });
+    const random = seededUniform(7);
+    for (let i = 0; i < sparse.parameters.length; i++) sparse.parameters[i] = 6 * random() - 3;
+    dense.parameters.set(sparse.parameters);
+    const [zs, zd] = [new Float64Array(4), new Float64Array(4)];
+    const [gs, gd] = [new Float64Array(sparse.parameters.length), new Float64Array(dense.parameters.length)];
+    for (let id = 0; id < env.observationCount; id++) {
+      expect(sparse.logits(id, zs)).toEqual(dense.logits(id, zd));
+      const g = Float64Array.from({ length: 4 }, (_, a) => (a === id % 4 ? 0 : random() - 0.5));
+      sparse.backward(id, g, 0, gs);
+      dense.backward(id, g, 0, gd);
+    }
+    expect(gs).toEqual(gd);
+    // The compressed rows are the nonzero features, columns increasing.
+    const { rowStart, columns, values } = env.sparseFeatures;
+    for (let id = 0; id < env.observationCount; id++) {
+      const row = Array.from(env.featureData.subarray(id * FEATURE_COUNT, (id + 1) * FEATURE_COUNT));
+      const nonzero = row.flatMap((v, f) => (v === 0 ? [] : [[f, v]]));
+      const kept = Array.from({ length: rowStart[id + 1]! - rowStart[id]! }, (_, k) => [
+        columns[rowStart[id]! + k]!,
+        values[rowStart[id]! + k]!,
+      ]);
+      expect(kept).toEqual(nonzero);
+    }
+  });
+
   it("back-propagates the logits' gradient as finite differences of the logits do", () => {
     const features = { featureData: Float32Array.from({ length: 3 * 5 }, (_, i) => Math.sin(i + 1)) };
     const policy = new SokobanLinearPolicy(4, 5, features);

@@ -5,7 +5,7 @@ import type { Policy } from '../train/policy.js';
 import { positionGrid } from './position-grid.js';
 import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
 import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
-import { SokobanObservations } from './sokoban-observations.js';
+import { SokobanObservations, type SparseFeatures } from './sokoban-observations.js';
 
 /** A policy that can act on features directly (the linear policy), for positions without an id. */
 export interface FeaturePolicy extends Policy {
@@ -196,6 +196,11 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   /** The features of every id, {@link FEATURE_COUNT} per id, row-major (replaced when it grows). */
   get featureData(): Float32Array {
     return this.#observations.featureData;
+  }
+
+  /** The same features without their zeros (see {@link SokobanObservations.sparseFeatures}). */
+  get sparseFeatures(): SparseFeatures {
+    return this.#observations.sparseFeatures;
   }
 
   /**
