@@ -2,9 +2,10 @@ import { generateLevel, type Level, SokobanEnv, seededUniform } from '@ftw/sokob
 import { scoreName } from '../train/describe-config.js';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from '../train/episode-env.js';
 import type { Policy } from '../train/policy.js';
+import { PositionFeatures } from './position-features.js';
 import { positionGrid } from './position-grid.js';
 import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
-import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
+import { FEATURE_COUNT } from './sokoban-features.js';
 import { SokobanObservations, type SparseFeatures } from './sokoban-observations.js';
 
 /** A policy that can act on features directly (the linear policy), for positions without an id. */
@@ -57,7 +58,9 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   readonly #observations: SokobanObservations;
   #level = 0;
   readonly #step = { observation: 0, reward: 0, terminated: false, truncated: false };
-  readonly #scratch = new Float64Array(FEATURE_COUNT);
+  /** Features of the positions met in evaluation on the training levels, and on the held-out ones. */
+  readonly #trainingFeatures = new PositionFeatures();
+  readonly #heldOutFeatures = new PositionFeatures();
   readonly #logits = new Float64Array(4);
   /** The held-out success of a policy without features, the same for every such policy (see `evaluate`). */
   #heldOutWithoutFeatures: number | undefined;
@@ -228,8 +231,8 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
       let { observation } = env.reset({ options: { level } });
       for (;;) {
         if (isFeaturePolicy(policy)) {
-          sokobanFeatures(observation.grid, observation.width, observation.height, this.#scratch);
-          policy.logitsOfFeatures(this.#scratch, logits);
+          const features = training ? this.#trainingFeatures : this.#heldOutFeatures;
+          policy.logitsOfFeatures(features.of(index, observation), logits);
         } else {
           const id = training ? this.#observations.find(index, observation.key) : undefined;
           if (id === undefined) logits.fill(0);
