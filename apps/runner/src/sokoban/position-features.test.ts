@@ -13,14 +13,29 @@ describe('PositionFeatures', () => {
     const b = observe(second);
     expect(a.key).toBe(b.key);
     const features = new PositionFeatures();
-    const own = (grid: Uint8Array) => sokobanFeatures(grid, 7, 4, new Float64Array(FEATURE_COUNT));
-    const fa = features.of(0, a);
-    const fb = features.of(1, b);
-    expect(fa).toEqual(own(a.grid));
-    expect(fb).toEqual(own(b.grid));
-    expect(fb).not.toEqual(fa);
-    // Computed once: later visits return the same array, even given another grid under the same name.
-    expect(features.of(0, b)).toBe(fa);
-    expect(features.of(1, b)).toBe(fb);
+    const own = (grid: Uint8Array) =>
+      Array.from(sokobanFeatures(grid, 7, 4, new Float64Array(FEATURE_COUNT)));
+    const dense = (row: number) => {
+      const { rowStart, columns, values } = features.sparse;
+      const out = new Array<number>(FEATURE_COUNT).fill(0);
+      for (let k = rowStart[row]!; k < rowStart[row + 1]!; k++) out[columns[k]!] = values[k]!;
+      return out;
+    };
+    const ra = features.of(0, a);
+    const rb = features.of(1, b);
+    expect(rb).not.toBe(ra);
+    expect(dense(ra)).toEqual(own(a.grid));
+    expect(dense(rb)).toEqual(own(b.grid));
+    expect(dense(rb)).not.toEqual(dense(ra));
+    // Computed once: later visits give the same row, even given another grid under the same name.
+    expect(features.of(0, b)).toBe(ra);
+    expect(features.of(1, b)).toBe(rb);
+    // Its nonzero features only, columns increasing.
+    const { rowStart, columns, values } = features.sparse;
+    for (const row of [ra, rb]) {
+      const kept = Array.from(columns.subarray(rowStart[row]!, rowStart[row + 1]!));
+      expect(kept).toEqual([...kept].sort((x, y) => x - y));
+      expect(Array.from(values.subarray(rowStart[row]!, rowStart[row + 1]!)).includes(0)).toBe(false);
+    }
   });
 });

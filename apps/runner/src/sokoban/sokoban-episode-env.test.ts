@@ -27,8 +27,9 @@ function resolve(args: string[]): TrainConfig {
 
 /**
  * The greedy success on levels, played with `SokobanEnv` itself: at each position the action of the largest
- * logit (the lowest on a tie) of the linear policy's features, or of the tabular policy's row of the
- * position's id (training levels; ids read from the names), or action 0 where it has none.
+ * logit (the lowest on a tie): the linear policy's weights times the position's features (every one, zeros
+ * included), or the tabular policy's row of the position's id (training levels; ids read from the names),
+ * or action 0 where it has none.
  */
 function greedySuccess(
   env: SokobanEpisodeEnv,
@@ -44,9 +45,16 @@ function greedySuccess(
     for (;;) {
       const logits = new Float64Array(4);
       if (policy instanceof SokobanLinearPolicy) {
-        const features = new Float64Array(FEATURE_COUNT);
-        sokobanFeatures(observation.grid, observation.width, observation.height, features);
-        policy.logitsOfFeatures(features, logits);
+        const features = sokobanFeatures(
+          observation.grid,
+          observation.width,
+          observation.height,
+          new Float64Array(FEATURE_COUNT),
+        );
+        for (let a = 0; a < 4; a++) {
+          for (let f = 0; f < FEATURE_COUNT; f++)
+            logits[a]! += policy.parameters[a * FEATURE_COUNT + f]! * features[f]!;
+        }
       } else {
         const id = training ? ids.get(`${index}|${observation.key}`) : undefined;
         if (id !== undefined) policy.logits(id, logits);

@@ -6,15 +6,17 @@ import { PositionFeatures } from './position-features.js';
 import { positionGrid } from './position-grid.js';
 import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
 import { FEATURE_COUNT } from './sokoban-features.js';
-import { SokobanObservations, type SparseFeatures } from './sokoban-observations.js';
+import { SokobanObservations } from './sokoban-observations.js';
+import type { SparseFeatures } from './sparse-features.js';
 
 /** A policy that can act on features directly (the linear policy), for positions without an id. */
 export interface FeaturePolicy extends Policy {
   /**
-   * @param features - {@link FEATURE_COUNT} features of a position
+   * @param features - compressed rows of {@link FEATURE_COUNT} features
+   * @param row - the position's row in them
    * @param out - receives the logits
    */
-  logitsOfFeatures(features: Float64Array, out: Float64Array): void;
+  logitsOfFeatures(features: SparseFeatures, row: number, out: Float64Array): void;
 }
 
 function isFeaturePolicy(policy: Policy): policy is FeaturePolicy {
@@ -232,7 +234,8 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
       for (;;) {
         if (isFeaturePolicy(policy)) {
           const features = training ? this.#trainingFeatures : this.#heldOutFeatures;
-          policy.logitsOfFeatures(features.of(index, observation), logits);
+          const row = features.of(index, observation);
+          policy.logitsOfFeatures(features.sparse, row, logits);
         } else {
           const id = training ? this.#observations.find(index, observation.key) : undefined;
           if (id === undefined) logits.fill(0);

@@ -1,6 +1,6 @@
 import type { Policy } from '../train/policy.js';
 import type { FeaturePolicy } from './sokoban-episode-env.js';
-import type { SparseFeatures } from './sokoban-observations.js';
+import type { SparseFeatures } from './sparse-features.js';
 
 /** Where a linear policy reads the features of observation o: `data[o · featureCount …]`. */
 export interface FeatureSource {
@@ -64,8 +64,8 @@ export class SokobanLinearPolicy implements FeaturePolicy, Policy {
     return out;
   }
 
-  logitsOfFeatures(features: Float64Array, out: Float64Array): void {
-    this.#product(features, 0, this.parameters, out, 0);
+  logitsOfFeatures(features: SparseFeatures, row: number, out: Float64Array): void {
+    this.#sparseProduct(features, row, this.parameters, out, 0);
   }
 
   backward(observation: number, logitGrad: Float64Array, offset: number, grad: Float64Array): void {
@@ -93,11 +93,7 @@ export class SokobanLinearPolicy implements FeaturePolicy, Policy {
     }
   }
 
-  /**
-   * `#product` over the nonzero features only, in the same order: a zero feature adds w · 0 = ±0, which
-   * leaves a sum unchanged (it starts at +0 and is never −0), so the logits are the same bit for bit while
-   * the weights are finite.
-   */
+  /** `#product` over the nonzero features only, in the same order: the same bits (see {@link SparseFeatures}). */
   #sparseProduct(
     sparse: SparseFeatures,
     observation: number,

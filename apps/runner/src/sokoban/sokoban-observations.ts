@@ -1,15 +1,7 @@
 import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
+import { appendRow, type GrowingRows, growingRows, type SparseFeatures } from './sparse-features.js';
 
-/**
- * Features of many rows without their zeros (compressed sparse rows): row i's nonzero features are
- * `columns[k]` with `values[k]` for k in `rowStart[i]` … `rowStart[i + 1] − 1`, columns increasing
- * (below 256: `FEATURE_COUNT` is 84).
- */
-export interface SparseFeatures {
-  readonly rowStart: Int32Array;
-  readonly columns: Uint8Array;
-  readonly values: Float32Array;
-}
+const float32 = (length: number): Float32Array => new Float32Array(length);
 
 /**
  * The observation ids of Sokoban training positions and their features: ids number the (training level,
@@ -39,14 +31,9 @@ export class SokobanObservations {
   readonly #ids: (Map<string, number> | undefined)[] = [];
   readonly #names: string[] = [];
   #features = new Float32Array(64 * FEATURE_COUNT);
-  // The same features without their zeros (compressed rows): id i's nonzero features are columns[k] with
-  // values[k] for k in rowStart[i] … rowStart[i + 1] − 1, in increasing column order.
-  // One object, its arrays replaced as they grow, so that a policy reading it per row allocates nothing.
-  readonly #sparse: { rowStart: Int32Array; columns: Uint8Array; values: Float32Array } = {
-    rowStart: new Int32Array(65),
-    columns: new Uint8Array(64 * 32),
-    values: new Float32Array(64 * 32),
-  };
+  // The same features without their zeros (see SparseFeatures); one object, its arrays replaced as they
+  // grow, so that a policy reading it per row allocates nothing.
+  readonly #sparse: GrowingRows<Float32Array> = growingRows(float32);
 
   /** Ids handed out so far (ids are 0 … count − 1). */
   get count(): number {
@@ -118,34 +105,7 @@ export class SokobanObservations {
       this.#features = grown;
     }
     sokobanFeatures(grid, width, height, this.#features, id * FEATURE_COUNT);
-    this.#compress(id);
+    appendRow(this.#sparse, id, this.#features, id * FEATURE_COUNT, float32);
     return id;
-  }
-
-  /** Appends id's nonzero features (it is the newest id) to the compressed rows. */
-  #compress(id: number): void {
-    const sparse = this.#sparse;
-    if (id + 2 > sparse.rowStart.length) {
-      const grown = new Int32Array(2 * sparse.rowStart.length);
-      grown.set(sparse.rowStart);
-      sparse.rowStart = grown;
-    }
-    let k = sparse.rowStart[id]!;
-    if (k + FEATURE_COUNT > sparse.values.length) {
-      const columns = new Uint8Array(2 * sparse.columns.length + FEATURE_COUNT);
-      columns.set(sparse.columns);
-      sparse.columns = columns;
-      const values = new Float32Array(columns.length);
-      values.set(sparse.values);
-      sparse.values = values;
-    }
-    const features = this.#features;
-    for (let f = 0; f < FEATURE_COUNT; f++) {
-      const v = features[id * FEATURE_COUNT + f]!;
-      if (v === 0) continue;
-      sparse.columns[k] = f;
-      sparse.values[k++] = v;
-    }
-    sparse.rowStart[id + 1] = k;
   }
 }
