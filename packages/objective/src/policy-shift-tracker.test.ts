@@ -82,20 +82,11 @@ describe('PolicyShiftTracker', () => {
     },
   );
 
-  test.prop([versions(extremeLogit)])(
-    "gives policyShift's results between each two successive versions, bit for bit",
-    ({ rows, actions, tables }) => {
-      const shifts = track(rows, actions, tables);
-      shifts.forEach((s, k) => {
-        expect(s).toEqual(
-          policyShift(Float64Array.from(tables[k]!), Float64Array.from(tables[k + 1]!), actions),
-        );
-      });
-    },
-  );
-
-  test.prop([fc.oneof(versionsKeepingRows(extremeLogit), versionsKeepingRows(moderateLogit))])(
-    "gives policyShift's results bit for bit when rows stay unchanged between versions",
+  test.prop(
+    [fc.oneof(versions(extremeLogit), versionsKeepingRows(extremeLogit), versionsKeepingRows(moderateLogit))],
+    { numRuns: 300 },
+  )(
+    "gives policyShift's results between each two successive versions, bit for bit, rows changed or kept",
     ({ rows, actions, tables }) => {
       const shifts = track(rows, actions, tables);
       shifts.forEach((s, k) => {

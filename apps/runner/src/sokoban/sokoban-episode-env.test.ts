@@ -26,6 +26,19 @@ function resolve(args: string[]): TrainConfig {
 }
 
 /**
+ * The environment after `steps` steps of the action `pattern(t) mod 4` at step t, started again after each
+ * episode: positions met, in a fixed order.
+ */
+function played(env: SokobanEpisodeEnv, steps: number, pattern: (t: number) => number): SokobanEpisodeEnv {
+  env.reset();
+  for (let t = 0; t < steps; t++) {
+    const step = env.step(pattern(t) % 4);
+    if (step.terminated || step.truncated) env.reset();
+  }
+  return env;
+}
+
+/**
  * The greedy success on levels, played with `SokobanEnv` itself: at each position the action of the largest
  * logit (the lowest on a tie): the linear policy's weights times the position's features (every one, zeros
  * included), or the tabular policy's row of the position's id (training levels; ids read from the names),
@@ -70,12 +83,7 @@ function greedySuccess(
 
 describe('SokobanEpisodeEnv', () => {
   it('scores the greedy policy as playing the levels with SokobanEnv does, policy after policy', () => {
-    const env = new SokobanEpisodeEnv({ ...SMALL, heldOut: 6 }, 4);
-    env.reset();
-    for (let t = 0; t < 400; t++) {
-      const step = env.step((t * 3 + (t >> 2)) % 4);
-      if (step.terminated || step.truncated) env.reset();
-    }
+    const env = played(new SokobanEpisodeEnv({ ...SMALL, heldOut: 6 }, 4), 400, (t) => t * 3 + (t >> 2));
     // The optimal solution of each training level: its positions' ids (created when new) and actions.
     const solutions = env.trainingLevels.map((level, index) => {
       const result = solve(level);
@@ -136,12 +144,7 @@ describe('SokobanEpisodeEnv', () => {
   });
 
   it("computes each position's features from its own board (the environments hand out their live boards)", () => {
-    const env = new SokobanEpisodeEnv(SMALL, 3);
-    env.reset();
-    for (let t = 0; t < 300; t++) {
-      const step = env.step((t * 5 + (t >> 3)) % 4);
-      if (step.terminated || step.truncated) env.reset();
-    }
+    const env = played(new SokobanEpisodeEnv(SMALL, 3), 300, (t) => t * 5 + (t >> 3));
     expect(env.observationCount).toBeGreaterThan(20);
     const expected = new Float32Array(FEATURE_COUNT);
     for (let id = 0; id < env.observationCount; id++) {
@@ -282,12 +285,7 @@ describe('SokobanEpisodeEnv', () => {
 describe('SokobanLinearPolicy', () => {
   it("reads a registry's features without their zeros, with the same logits and gradients bit for bit", () => {
     // Real positions' features (a quarter nonzero, some offsets fractional), and weights of both signs.
-    const env = new SokobanEpisodeEnv({ ...SMALL, size: 6 }, 5);
-    env.reset();
-    for (let t = 0; t < 300; t++) {
-      const step = env.step((t * 3 + (t >> 3)) % 4);
-      if (step.terminated || step.truncated) env.reset();
-    }
+    const env = played(new SokobanEpisodeEnv({ ...SMALL, size: 6 }, 5), 300, (t) => t * 3 + (t >> 3));
     const sparse = new SokobanLinearPolicy(4, FEATURE_COUNT, env);
     const dense = new SokobanLinearPolicy(4, FEATURE_COUNT, { featureData: env.featureData });
     const random = seededUniform(7);
