@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { createOptimizer } from './optimizer.js';
 
@@ -35,6 +36,48 @@ describe('createOptimizer', () => {
     expect(Math.abs(grown[1]! - 0.1)).toBeLessThan(1e-9);
     expect(grown[2]).toBe(0);
   });
+
+  test.prop(
+    [
+      fc.array(
+        fc.record({
+          grow: fc.integer({ min: 0, max: 3 }),
+          grad: fc.array(fc.double({ min: -5, max: 5, noNaN: true }), { minLength: 12, maxLength: 12 }),
+        }),
+        { minLength: 1, maxLength: 150 },
+      ),
+      fc.double({ min: 1e-3, max: 0.5, noNaN: true }),
+    ],
+    { numRuns: 60 },
+  )(
+    'is, for every parameter, the adam of Kingma and Ba (Algorithm 1) from the step it joined, bit for bit',
+    (steps, lr) => {
+      const opt = createOptimizer('adam', lr);
+      let theta = new Float64Array(0);
+      // The reference: each parameter's own m, v and step count k, as in the paper.
+      const reference: { theta: number; m: number; v: number; k: number }[] = [];
+      for (const { grow, grad } of steps) {
+        if (theta.length + grow <= 12) {
+          const grown = new Float64Array(theta.length + grow);
+          grown.set(theta);
+          theta = grown;
+          for (let j = 0; j < grow; j++) reference.push({ theta: 0, m: 0, v: 0, k: 0 });
+        }
+        if (theta.length === 0) continue;
+        opt.step(theta, Float64Array.from(grad));
+        reference.forEach((p, i) => {
+          const g = grad[i]!;
+          p.k += 1;
+          p.m = 0.9 * p.m + (1 - 0.9) * g;
+          p.v = 0.999 * p.v + (1 - 0.999) * g * g;
+          const mHat = p.m / (1 - 0.9 ** p.k);
+          const vHat = p.v / (1 - 0.999 ** p.k);
+          p.theta = p.theta - (lr * mHat) / (Math.sqrt(vHat) + 1e-8);
+        });
+        expect(Array.from(theta)).toEqual(reference.map((p) => p.theta));
+      }
+    },
+  );
 
   it('steps every parameter with sgd, whatever the length', () => {
     const opt = createOptimizer('sgd', 0.5);

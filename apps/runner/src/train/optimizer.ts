@@ -46,6 +46,11 @@ export function createOptimizer(kind: 'sgd' | 'adam', lr: number): Optimizer {
   let v: Float64Array = new Float64Array(0);
   /** Steps taken before each parameter joined. */
   let born: Float64Array = new Float64Array(0);
+  // 1 − β^k for each age k (steps since a parameter joined) reached so far, each computed once: a policy
+  // that grows (a tabular one meeting new positions) has parameters of many ages, and two powers per
+  // parameter per step cost more than the rest of the step.
+  let corrections1: Float64Array = new Float64Array(64);
+  let corrections2: Float64Array = new Float64Array(64);
   let size = 0;
   let t = 0;
   return {
@@ -66,17 +71,26 @@ export function createOptimizer(kind: 'sgd' | 'adam', lr: number): Optimizer {
         born.fill(t - 1, size, params.length);
         size = params.length;
       }
-      // Bias corrections of the parameters present from the start, computed once per step.
-      const c1 = 1 - BETA1 ** t;
-      const c2 = 1 - BETA2 ** t;
+      if (t >= corrections1.length) {
+        const grow = (old: Float64Array): Float64Array => {
+          const next = new Float64Array(2 * old.length);
+          next.set(old);
+          return next;
+        };
+        corrections1 = grow(corrections1);
+        corrections2 = grow(corrections2);
+      }
+      // The new age, t (a parameter present from the start); every smaller one is there already.
+      corrections1[t] = 1 - BETA1 ** t;
+      corrections2[t] = 1 - BETA2 ** t;
       for (let i = 0; i < size; i++) {
         const g = grad[i]!;
-        const late = born[i]! > 0;
         m[i] = BETA1 * m[i]! + (1 - BETA1) * g;
         v[i] = BETA2 * v[i]! + (1 - BETA2) * g * g;
-        const b1 = late ? 1 - BETA1 ** (t - born[i]!) : c1;
-        const b2 = late ? 1 - BETA2 ** (t - born[i]!) : c2;
-        params[i] = params[i]! - (lr * (m[i]! / b1)) / (Math.sqrt(v[i]! / b2) + EPSILON);
+        const age = t - born[i]!;
+        params[i] =
+          params[i]! -
+          (lr * (m[i]! / corrections1[age]!)) / (Math.sqrt(v[i]! / corrections2[age]!) + EPSILON);
       }
     },
   };
