@@ -286,20 +286,26 @@ describe('SokobanLinearPolicy', () => {
   it("reads a registry's features without their zeros, with the same logits and gradients bit for bit", () => {
     // Real positions' features (a quarter nonzero, some offsets fractional), and weights of both signs.
     const env = played(new SokobanEpisodeEnv({ ...SMALL, size: 6 }, 5), 300, (t) => t * 3 + (t >> 3));
-    const sparse = new SokobanLinearPolicy(4, FEATURE_COUNT, env);
-    const dense = new SokobanLinearPolicy(4, FEATURE_COUNT, { featureData: env.featureData });
     const random = seededUniform(7);
-    for (let i = 0; i < sparse.parameters.length; i++) sparse.parameters[i] = 6 * random() - 3;
-    dense.parameters.set(sparse.parameters);
-    const [zs, zd] = [new Float64Array(4), new Float64Array(4)];
-    const [gs, gd] = [new Float64Array(sparse.parameters.length), new Float64Array(dense.parameters.length)];
-    for (let id = 0; id < env.observationCount; id++) {
-      expect(sparse.logits(id, zs)).toEqual(dense.logits(id, zd));
-      const g = Float64Array.from({ length: 4 }, (_, a) => (a === id % 4 ? 0 : random() - 0.5));
-      sparse.backward(id, g, 0, gs);
-      dense.backward(id, g, 0, gd);
+    // Sokoban's four actions (the four sums side by side), and three (one sum after another).
+    for (const actions of [4, 3]) {
+      const sparse = new SokobanLinearPolicy(actions, FEATURE_COUNT, env);
+      const dense = new SokobanLinearPolicy(actions, FEATURE_COUNT, { featureData: env.featureData });
+      for (let i = 0; i < sparse.parameters.length; i++) sparse.parameters[i] = 6 * random() - 3;
+      dense.parameters.set(sparse.parameters);
+      const [zs, zd] = [new Float64Array(actions), new Float64Array(actions)];
+      const [gs, gd] = [
+        new Float64Array(sparse.parameters.length),
+        new Float64Array(dense.parameters.length),
+      ];
+      for (let id = 0; id < env.observationCount; id++) {
+        expect(sparse.logits(id, zs)).toEqual(dense.logits(id, zd));
+        const g = Float64Array.from({ length: actions }, (_, a) => (a === id % actions ? 0 : random() - 0.5));
+        sparse.backward(id, g, 0, gs);
+        dense.backward(id, g, 0, gd);
+      }
+      expect(gs).toEqual(gd);
     }
-    expect(gs).toEqual(gd);
     // The compressed rows are the nonzero features, columns increasing.
     const { rowStart, columns, values } = env.sparseFeatures;
     for (let id = 0; id < env.observationCount; id++) {

@@ -93,7 +93,11 @@ export class SokobanLinearPolicy implements FeaturePolicy, Policy {
     }
   }
 
-  /** `#product` over the nonzero features only, in the same order: the same bits (see {@link SparseFeatures}). */
+  /**
+   * `#product` over the nonzero features only, in the same order: the same bits (see {@link SparseFeatures}).
+   * For Sokoban's four actions the four sums run side by side in one pass over the features (each read
+   * once), still each in increasing column order: a third less time for a linear seed.
+   */
   #sparseProduct(
     sparse: SparseFeatures,
     observation: number,
@@ -105,6 +109,25 @@ export class SokobanLinearPolicy implements FeaturePolicy, Policy {
     const F = this.#featureCount;
     const from = rowStart[observation]!;
     const to = rowStart[observation + 1]!;
+    if (this.numActions === 4 && 4 * F <= w.length) {
+      let z0 = 0;
+      let z1 = 0;
+      let z2 = 0;
+      let z3 = 0;
+      for (let k = from; k < to; k++) {
+        const c = columns[k]!;
+        const v = values[k]!;
+        z0 += w[c]! * v;
+        z1 += w[F + c]! * v;
+        z2 += w[2 * F + c]! * v;
+        z3 += w[3 * F + c]! * v;
+      }
+      out[offset] = z0;
+      out[offset + 1] = z1;
+      out[offset + 2] = z2;
+      out[offset + 3] = z3;
+      return;
+    }
     for (let a = 0; a < this.numActions; a++) {
       const row = a * F;
       let z = 0;
