@@ -46,7 +46,7 @@ export class PolicyShiftTracker {
   #probs = [new Float64Array(0), new Float64Array(0)];
   /** Views of exactly `rows` rows of each logits buffer. */
   #views: (Float64Array | undefined)[][] = [[], []];
-  /** Per row, during `measure`: 1 when its logits changed. */
+  /** Per row, during `start` and `measure`: 1 when its logits changed (see `#compare`). */
   #changed = new Uint8Array(0);
 
   /**
