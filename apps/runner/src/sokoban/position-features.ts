@@ -31,6 +31,15 @@ export class PositionFeatures {
 
   /**
    * @param level - the level's index in its set
+   * @param key - a position's key
+   * @returns its row in {@link PositionFeatures.sparse}, or undefined when it was never met
+   */
+  rowOf(level: number, key: string): number | undefined {
+    return this.#byLevel[level]?.get(key);
+  }
+
+  /**
+   * @param level - the level's index in its set
    * @param observation - the position (its grid is read only on the first visit)
    * @returns the position's row in {@link PositionFeatures.sparse}
    */

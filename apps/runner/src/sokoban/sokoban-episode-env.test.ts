@@ -113,13 +113,27 @@ describe('SokobanEpisodeEnv', () => {
         for (const { id, action } of path) tabular.parameters[4 * id + action] = 10;
       }
       for (const policy of [tabular, linear]) {
-        const { score, details } = env.evaluate(policy);
-        expect(score).toBe(greedySuccess(env, policy, env.trainingLevels, true));
-        expect(details?.['heldOutSuccess']).toBe(greedySuccess(env, policy, env.heldOutLevels, false));
-        if (policy === tabular) scores.push(score);
-        else heldOut.push(details!['heldOutSuccess']!);
+        // Twice: the second evaluation replays the first one's plays (the policy did not change).
+        for (let twice = 0; twice < 2; twice++) {
+          const { score, details } = env.evaluate(policy);
+          expect(score).toBe(greedySuccess(env, policy, env.trainingLevels, true));
+          expect(details?.['heldOutSuccess']).toBe(greedySuccess(env, policy, env.heldOutLevels, false));
+          if (twice === 1) continue;
+          if (policy === tabular) scores.push(score);
+          else heldOut.push(details!['heldOutSuccess']!);
+        }
       }
     }
+    // Every training level taught, then the last move of one level's solution turned away: only that
+    // play's last step changes, and the level is no longer solved.
+    tabular.parameters.fill(0);
+    for (const path of solutions) for (const { id, action } of path) tabular.parameters[4 * id + action] = 10;
+    expect(env.evaluate(tabular).score).toBe(1);
+    const last = solutions[0]!.at(-1)!;
+    tabular.parameters[4 * last.id + ((last.action + 1) % 4)] = 20;
+    const turned = env.evaluate(tabular).score;
+    expect(turned).toBe(greedySuccess(env, tabular, env.trainingLevels, true));
+    expect(turned).toBeLessThan(1);
     expect(new Set(scores).size).toBeGreaterThan(1);
     // Both moved between rounds: the checks above were not of constants.
     expect(new Set(heldOut).size).toBeGreaterThan(1);

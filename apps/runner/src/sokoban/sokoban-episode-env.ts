@@ -1,4 +1,4 @@
-import { generateLevel, type Level, SokobanEnv, seededUniform } from '@ftw/sokoban';
+import { generateLevel, type Level, SokobanEnv, type SokobanObservation, seededUniform } from '@ftw/sokoban';
 import { scoreName } from '../train/describe-config.js';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from '../train/episode-env.js';
 import type { Policy } from '../train/policy.js';
@@ -17,6 +17,13 @@ export interface FeaturePolicy extends Policy {
    * @param out - receives the logits
    */
   logitsOfFeatures(features: SparseFeatures, row: number, out: Float64Array): void;
+}
+
+/** A greedy play of one level: each position's key and the action taken there, and whether it solved it. */
+interface GreedyPlay {
+  readonly keys: string[];
+  readonly actions: number[];
+  solved: boolean;
 }
 
 function isFeaturePolicy(policy: Policy): policy is FeaturePolicy {
@@ -60,12 +67,13 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   readonly #observations: SokobanObservations;
   #level = 0;
   readonly #step = { observation: 0, reward: 0, terminated: false, truncated: false };
+  /** The last greedy play of each training level, and of each held-out level (see `#successRate`). */
+  readonly #trainingPlays: (GreedyPlay | undefined)[] = [];
+  readonly #heldOutPlays: (GreedyPlay | undefined)[] = [];
   /** Features of the positions met in evaluation on the training levels, and on the held-out ones. */
   readonly #trainingFeatures = new PositionFeatures();
   readonly #heldOutFeatures = new PositionFeatures();
   readonly #logits = new Float64Array(4);
-  /** The held-out success of a policy without features, the same for every such policy (see `evaluate`). */
-  #heldOutWithoutFeatures: number | undefined;
 
   /**
    * @param config - the resolved Sokoban configuration
@@ -214,42 +222,78 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
    */
   evaluate(policy: Policy): Evaluation {
     const train = this.#successRate(policy, this.trainingLevels, true);
-    let heldOut: number;
-    if (this.heldOutLevels.length === 0) heldOut = 0;
-    else if (isFeaturePolicy(policy)) heldOut = this.#successRate(policy, this.heldOutLevels, false);
-    else {
-      // A policy without features has no row for a held-out position: it acts on logits 0 (action 0) at
-      // every step, whatever it learned, so its held-out success is the same at every evaluation.
-      heldOut = this.#heldOutWithoutFeatures ??= this.#successRate(policy, this.heldOutLevels, false);
-    }
+    const heldOut =
+      this.heldOutLevels.length === 0 ? 0 : this.#successRate(policy, this.heldOutLevels, false);
     return { score: train, details: { heldOutSuccess: heldOut } };
   }
 
   #successRate(policy: Policy, levels: readonly Level[], training: boolean): number {
     const env = this.#evalEnv;
-    const logits = this.#logits;
+    const plays = training ? this.#trainingPlays : this.#heldOutPlays;
     let solved = 0;
     levels.forEach((level, index) => {
+      // The greedy play is the same as last time when the policy still takes the same action at every
+      // position of it (the levels do not change, and play is deterministic): its outcome is kept.
+      const last = plays[index];
+      if (last !== undefined && this.#replays(policy, training, index, last)) {
+        if (last.solved) solved++;
+        return;
+      }
+      const play: GreedyPlay = { keys: [], actions: [], solved: false };
       let { observation } = env.reset({ options: { level } });
       for (;;) {
-        if (isFeaturePolicy(policy)) {
-          const features = training ? this.#trainingFeatures : this.#heldOutFeatures;
-          const row = features.of(index, observation);
-          policy.logitsOfFeatures(features.sparse, row, logits);
-        } else {
-          const id = training ? this.#observations.find(index, observation.key) : undefined;
-          if (id === undefined) logits.fill(0);
-          else policy.logits(id, logits, 0, policy.parameters);
-        }
-        let best = 0;
-        for (let a = 1; a < 4; a++) if (logits[a]! > logits[best]!) best = a;
-        const result = env.step(best);
-        if (result.terminated) solved += result.info.solved ? 1 : 0;
+        const action = this.#greedyAction(policy, training, index, observation.key, observation);
+        play.keys.push(observation.key);
+        play.actions.push(action);
+        const result = env.step(action);
+        if (result.terminated) play.solved = result.info.solved;
         if (result.terminated || result.truncated) break;
         observation = result.observation;
       }
+      plays[index] = play;
+      if (play.solved) solved++;
     });
     return solved / levels.length;
+  }
+
+  /** Whether the policy takes, at every position of a recorded play, the action taken then. */
+  #replays(policy: Policy, training: boolean, index: number, play: GreedyPlay): boolean {
+    for (let t = 0; t < play.keys.length; t++) {
+      if (this.#greedyAction(policy, training, index, play.keys[t]!) !== play.actions[t]) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The greedy action at a position (the largest logit, the lowest on a tie): of the position's features
+   * for a feature policy, of its row for another (logits 0 where it has none: held-out levels, positions
+   * never met in training).
+   *
+   * @param observation - the position, when it is being played (a feature policy's first visit reads its
+   *   grid); without it, a feature policy's action at a position whose features were never computed is −1
+   */
+  #greedyAction(
+    policy: Policy,
+    training: boolean,
+    index: number,
+    key: string,
+    observation?: SokobanObservation,
+  ): number {
+    const logits = this.#logits;
+    if (isFeaturePolicy(policy)) {
+      const features = training ? this.#trainingFeatures : this.#heldOutFeatures;
+      const row = observation === undefined ? features.rowOf(index, key) : features.of(index, observation);
+      // A position played by a policy without features only: its features were never computed.
+      if (row === undefined) return -1;
+      policy.logitsOfFeatures(features.sparse, row, logits);
+    } else {
+      const id = training ? this.#observations.find(index, key) : undefined;
+      if (id === undefined) logits.fill(0);
+      else policy.logits(id, logits, 0, policy.parameters);
+    }
+    let best = 0;
+    for (let a = 1; a < 4; a++) if (logits[a]! > logits[best]!) best = a;
+    return best;
   }
 
   #idOf(key: string, grid: Uint8Array, width: number, height: number): number {
