@@ -1,5 +1,11 @@
 import type { Logits } from './types.js';
 
+/** True when `values[a .. a + count)` and `values[b .. b + count)` hold equal numbers. */
+function sameRow(values: Logits, a: number, b: number, count: number): boolean {
+  for (let k = 0; k < count; k++) if (values[a + k] !== values[b + k]) return false;
+  return true;
+}
+
 /**
  * The row loop of {@link ftwLoss} on validated input. Internal; not exported from the package.
  *
@@ -8,11 +14,17 @@ import type { Logits } from './types.js';
  *
  * 1. the row maximum `m` (max-subtraction keeps every exponent `<= 0`), found by the caller in the pass
  *    that validates the logits and passed in `maxima`;
- * 2. `e_j = exp(z_j − m)` stored in `grad`, `S = Σ e_j`, `Σ e_j (z_j − m)` (and `Σ e_j log ρ_j` for reverse
+ * 2. `e_j = exp(z_j − m)` stored in `scratch`, `S = Σ e_j`, `Σ e_j (z_j − m)` (and `Σ e_j log ρ_j` for reverse
  *    KL), so that `lse = m + log S`, `H = log S − Σ e_j (z_j − m) / S` and
  *    `KL(π‖ρ) = −H − Σ π_j log ρ_j` are known before any gradient entry is written;
  * 3. `π_j = e_j / S`, `log π_j = z_j − lse` (no second `exp`, no `log` of an underflowed probability) and
  *    the gradient entry.
+ *
+ * A row whose logits (and reference row, when there is one per row) equal the previous row's (repeats of
+ * one observation, as in a bandit or a tabular policy's revisited states) reuses that row's exponentials
+ * and sums instead of computing them again, so it costs no `exp` or `log`. The results are the same bit
+ * for bit as without the reuse: equal inputs give equal values, and a zero's sign (0 against −0 in a
+ * logit) changes no bit of them (a test plays such rows).
  *
  * Reads `[weightScale, klScale, refShift]` from `params` and writes
  * `[Σ_i c_i CE_i, Σ_i KL_i, max_i KL_i, Σ_i H_i]` into `stats`: scalars travel in typed arrays because
@@ -29,6 +41,7 @@ import type { Logits } from './types.js';
  * @param refStride - 0 to broadcast one reference row, `actions` for one per row
  * @param refRowLse - compute `shift` as each reference row's log-sum-exp
  * @param grad - output gradient, `rows × actions`
+ * @param scratch - at least `actions` entries: the exponentials of the last row computed
  * @param params - `[weightScale, klScale, refShift]`: row i's cross-entropy coefficient is
  *   `c_i = w_i · weightScale`, its KL coefficient `klScale = β / rows`, and `refShift` is the constant
  *   `shift` when `refRowLse` is false
@@ -46,6 +59,7 @@ export function ftwLossKernel(
   refStride: number,
   refRowLse: boolean,
   grad: Float64Array,
+  scratch: Float64Array,
   params: Float64Array,
   stats: Float64Array,
 ): void {
@@ -58,66 +72,80 @@ export function ftwLossKernel(
   let klSum = 0;
   let klMax = Number.NEGATIVE_INFINITY;
   let entropySum = 0;
+  // The sums of the last row computed, reused by the rows that repeat it.
+  let shift = refShift;
+  let logS = 0;
+  let invS = 0;
+  let lse = 0;
+  let entropy = 0;
+  let slOverS = 0;
   for (let i = 0; i < rows; i++) {
     const o = i * actions;
     const end = o + actions;
     const c = weights === undefined ? weightScale : weights[i]! * weightScale;
     const m = maxima[i]!;
-
     // log ρ_j = ref[r + k] − shift for action k; r is the reference row's offset.
     const r = i * refStride;
-    let shift = refShift;
-    if (ref !== null && refRowLse) {
-      let my = Number.NEGATIVE_INFINITY;
-      for (let k = r; k < r + actions; k++) {
-        const v = ref[k]!;
-        if (v > my) my = v;
-      }
-      let sy = 0;
-      for (let k = r; k < r + actions; k++) sy += Math.exp(ref[k]! - my);
-      shift = my + Math.log(sy);
-    }
 
-    let s = 0;
-    let sd = 0;
-    let sl = 0;
-    if (ref === null || forward) {
-      for (let j = o; j < end; j++) {
-        const d = z[j]! - m;
-        const e = Math.exp(d);
-        grad[j] = e;
-        s += e;
-        sd += e * d;
+    if (
+      i === 0 ||
+      !sameRow(z, o - actions, o, actions) ||
+      (refStride > 0 && !sameRow(ref!, r - actions, r, actions))
+    ) {
+      shift = refShift;
+      if (ref !== null && refRowLse) {
+        let my = Number.NEGATIVE_INFINITY;
+        for (let k = r; k < r + actions; k++) {
+          const v = ref[k]!;
+          if (v > my) my = v;
+        }
+        let sy = 0;
+        for (let k = r; k < r + actions; k++) sy += Math.exp(ref[k]! - my);
+        shift = my + Math.log(sy);
       }
-    } else {
-      for (let j = o, k = r; j < end; j++, k++) {
-        const d = z[j]! - m;
-        const e = Math.exp(d);
-        grad[j] = e;
-        s += e;
-        sd += e * d;
-        sl += e * (ref[k]! - shift);
+
+      let s = 0;
+      let sd = 0;
+      let sl = 0;
+      if (ref === null || forward) {
+        for (let j = o, k = 0; j < end; j++, k++) {
+          const d = z[j]! - m;
+          const e = Math.exp(d);
+          scratch[k] = e;
+          s += e;
+          sd += e * d;
+        }
+      } else {
+        for (let j = o, k = 0; j < end; j++, k++) {
+          const d = z[j]! - m;
+          const e = Math.exp(d);
+          scratch[k] = e;
+          s += e;
+          sd += e * d;
+          sl += e * (ref[r + k]! - shift);
+        }
       }
+      logS = Math.log(s);
+      invS = 1 / s;
+      lse = m + logS;
+      entropy = logS - sd * invS;
+      slOverS = sl * invS;
     }
-    const logS = Math.log(s);
-    const invS = 1 / s;
-    const lse = m + logS;
-    const entropy = logS - sd * invS;
 
     let kl: number;
     if (!forward) {
-      kl = ref === null ? logActions - entropy : -entropy - sl * invS;
+      kl = ref === null ? logActions - entropy : -entropy - slOverS;
       if (ref === null) {
         const off = lse - logActions + kl;
-        for (let j = o; j < end; j++) {
-          const p = grad[j]! * invS;
+        for (let j = o, k = 0; j < end; j++, k++) {
+          const p = scratch[k]! * invS;
           grad[j] = p * (c + klScale * (z[j]! - off));
         }
       } else {
         const off = lse - shift + kl;
-        for (let j = o, k = r; j < end; j++, k++) {
-          const p = grad[j]! * invS;
-          grad[j] = p * (c + klScale * (z[j]! - ref[k]! - off));
+        for (let j = o, k = 0; j < end; j++, k++) {
+          const p = scratch[k]! * invS;
+          grad[j] = p * (c + klScale * (z[j]! - ref[r + k]! - off));
         }
       }
     } else if (ref === null) {
@@ -125,19 +153,19 @@ export function ftwLossKernel(
       let sumD = 0;
       const cp = c + klScale;
       const cu = klScale * uniformProb;
-      for (let j = o; j < end; j++) {
+      for (let j = o, k = 0; j < end; j++, k++) {
         sumD += z[j]! - m;
-        grad[j] = grad[j]! * invS * cp - cu;
+        grad[j] = scratch[k]! * invS * cp - cu;
       }
       kl = logS - logActions - sumD * uniformProb;
     } else {
       kl = 0;
       const cp = c + klScale;
-      for (let j = o, k = r; j < end; j++, k++) {
-        const lr = ref[k]! - shift;
+      for (let j = o, k = 0; j < end; j++, k++) {
+        const lr = ref[r + k]! - shift;
         const rho = Math.exp(lr);
         kl += rho * (lr - (z[j]! - lse));
-        grad[j] = grad[j]! * invS * cp - klScale * rho;
+        grad[j] = scratch[k]! * invS * cp - klScale * rho;
       }
     }
 

@@ -84,6 +84,58 @@ function inputOf(p: Problem, logits: Float64Array): FtwLossInput {
   return input;
 }
 
+/** How row i ≥ 1 of a generated array relates to row i − 1 (see {@link withRepeats}). */
+type RowLink =
+  | { kind: 'fresh' }
+  | { kind: 'copy' }
+  | { kind: 'change'; at: number; value: number }
+  | { kind: 'signed-zero'; at: number };
+
+const rowLink = (logit: fc.Arbitrary<number>): fc.Arbitrary<RowLink> =>
+  fc.oneof(
+    fc.constant({ kind: 'fresh' as const }),
+    fc.constant({ kind: 'copy' as const }),
+    fc.record({ kind: fc.constant('change' as const), at: fc.nat(), value: logit }),
+    fc.record({ kind: fc.constant('signed-zero' as const), at: fc.nat() }),
+  );
+
+/**
+ * Rows that repeat the row before them in every way a kernel could confuse with a repeat: copied whole,
+ * copied with one entry changed (the last one included), or copied with one entry 0 in the earlier row
+ * and −0 in the later one.
+ */
+function withRepeats(values: number[], rows: number, actions: number, links: RowLink[]): number[] {
+  const out = [...values];
+  for (let i = 1; i < rows; i++) {
+    const link = links[i - 1]!;
+    if (link.kind === 'fresh') continue;
+    const row = i * actions;
+    for (let j = 0; j < actions; j++) out[row + j] = out[row - actions + j]!;
+    if (link.kind === 'change') out[row + (link.at % actions)] = link.value;
+    if (link.kind === 'signed-zero') {
+      out[row - actions + (link.at % actions)] = 0;
+      out[row + (link.at % actions)] = -0;
+    }
+  }
+  return out;
+}
+
+/** A problem whose logits and per-row references repeat rows (see {@link withRepeats}). */
+function problemWithRepeats(logit: fc.Arbitrary<number>): fc.Arbitrary<Problem> {
+  return problem(logit).chain((p) =>
+    fc
+      .record({
+        logits: fc.array(rowLink(logit), { minLength: p.rows - 1, maxLength: p.rows - 1 }),
+        ref: fc.array(rowLink(logit), { minLength: p.rows - 1, maxLength: p.rows - 1 }),
+      })
+      .map((links) => ({
+        ...p,
+        logits: withRepeats(p.logits, p.rows, p.actions, links.logits),
+        ref: withRepeats(p.ref, p.rows, p.actions, links.ref),
+      })),
+  );
+}
+
 describe('ftwLoss', () => {
   it('equals mean cross-entropy + 0.05 · KL(π‖uniform) in the small reproduction setting', () => {
     // Two actions, four rows sharing the logits [z0, z1], elite actions, uniform reference, reverse KL.
@@ -108,6 +160,54 @@ describe('ftwLoss', () => {
       ),
     );
   });
+
+  test.prop([problemWithRepeats(extremeLogit)], { numRuns: 300 })(
+    'gives each row, repeated or not, the terms it has on its own, bit for bit',
+    (p) => {
+      // Row i's gradient and terms depend on row i alone (its logits, reference row, action, weight). So
+      // the whole call must equal one call per row, given the row's own coefficients: the weight
+      // w_i · (1/Σw) with normalize 'sum' for 'mean' (and 1 · 1 for 'sum'), and β/R as β, which the
+      // kernel multiplies and divides exactly as the whole call does. Rows that repeat the row before
+      // them, or nearly do, must not take that row's terms.
+      const input = inputOf(p, Float64Array.from(p.logits));
+      const whole = ftwLoss(input);
+      const ref = referenceArray(p);
+      const total = p.weights === undefined ? p.rows : p.weights.reduce((a, b) => a + b, 0);
+      const scale = p.normalize === 'mean' ? 1 / total : 1;
+      let crossEntropy = 0;
+      let klSum = 0;
+      let klMax = Number.NEGATIVE_INFINITY;
+      let entropy = 0;
+      for (let i = 0; i < p.rows; i++) {
+        const perRowRef = ref !== undefined && !p.refKind.startsWith('broadcast');
+        const rowRef = perRowRef ? ref.subarray(i * p.actions, (i + 1) * p.actions) : ref;
+        const single = ftwLoss({
+          logits: Float64Array.from(p.logits.slice(i * p.actions, (i + 1) * p.actions)),
+          rows: 1,
+          actions: p.actions,
+          selected: [p.selected[i]!],
+          weights: [(p.weights === undefined ? 1 : p.weights[i]!) * scale],
+          beta: p.beta / p.rows,
+          kl: p.kl,
+          normalize: 'sum',
+          ...(rowRef === undefined
+            ? {}
+            : { reference: p.refKind.endsWith('logprobs') ? { logProbs: rowRef } : { logits: rowRef } }),
+        });
+        expect(Array.from(whole.grad.subarray(i * p.actions, (i + 1) * p.actions)), `row ${i}`).toEqual(
+          Array.from(single.grad),
+        );
+        crossEntropy += single.crossEntropy;
+        klSum += single.klMean;
+        klMax = Math.max(klMax, single.klMax);
+        entropy += single.entropy;
+      }
+      expect(whole.crossEntropy).toBe(crossEntropy);
+      expect(whole.klMean).toBe(klSum / p.rows);
+      expect(whole.klMax === klMax, `klMax ${whole.klMax} against ${klMax}`).toBe(true);
+      expect(whole.entropy).toBe(entropy / p.rows);
+    },
+  );
 
   test.prop([problem(moderateLogit)])('equals its naive definition on moderate logits', (p) => {
     const r = ftwLoss(inputOf(p, Float64Array.from(p.logits)));

@@ -114,6 +114,8 @@ const params = new Float64Array(4);
 const stats = new Float64Array(4);
 /** Row maxima found while validating the logits; grows to the largest `rows` seen, then is reused. */
 let maxima = new Float64Array(64);
+/** The kernel's exponentials of one row; grows to the largest `actions` seen, then is reused. */
+let scratch = new Float64Array(64);
 
 /** Writes the log-sum-exp of `values[from .. from + count)`, by max-subtraction, to `params[3]`. */
 function rangeLse(values: ArrayLike<number>, from: number, count: number): void {
@@ -168,6 +170,7 @@ export function ftwLoss(input: FtwLossInput, out?: FtwLossOut): FtwLossResult {
   // The logits are checked in the same pass that finds each row's maximum (pass 1 of the kernel), row
   // by row, before anything is written.
   if (maxima.length < rows) maxima = new Float64Array(rows);
+  if (scratch.length < actions) scratch = new Float64Array(actions);
   for (let i = 0; i < rows; i++) {
     const bad = scanRow(logits, i * actions, (i + 1) * actions, maxima, i);
     if (bad >= 0) throw logitValueError('logits', bad, logits[bad]);
@@ -240,6 +243,7 @@ export function ftwLoss(input: FtwLossInput, out?: FtwLossOut): FtwLossResult {
     refStride,
     refRowLse,
     grad,
+    scratch,
     params,
     stats,
   );

@@ -84,6 +84,8 @@ export class FtwObjective {
   #weights = new Float64Array(0);
   #grad = new Float64Array(0);
   #maxima = new Float64Array(0);
+  /** The kernel's exponentials of one row. */
+  readonly #scratch: Float64Array;
   /** Views of exactly `count` rows, per count met since the buffers last grew. */
   #views: ({ rows: FtwObjectiveRows; grad: Float64Array } | undefined)[] = [];
   readonly #params = new Float64Array(4);
@@ -108,6 +110,7 @@ export class FtwObjective {
       throw new TypeError(`options must be an object, got ${describeValue(options)}`);
     }
     this.actions = assertInteger('actions', options.actions, 1);
+    this.#scratch = new Float64Array(this.actions);
     const beta = options.beta ?? 0;
     if (typeof beta !== 'number' || !(beta >= 0 && beta <= MAX_MAGNITUDE))
       throw nonNegativeError('beta', beta);
@@ -226,6 +229,7 @@ export class FtwObjective {
       perRow ? A : 0,
       perRow,
       grad,
+      this.#scratch,
       params,
       stats,
     );
