@@ -58,6 +58,59 @@ describe('policyShift', () => {
     },
   );
 
+  test.prop([
+    pairs(extremeLogit),
+    fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+    fc.array(fc.nat({ max: 3 }), { minLength: 4, maxLength: 4 }),
+  ])(
+    'with totalRows, counts the rows left out as unmoved: the whole tables’ results, bit for bit',
+    ({ actions, before, after }, moved, extra) => {
+      // The whole tables: each generated row moved or not (after = before), with unmoved rows between
+      // them; the call on the moved rows alone, in the tables' order, must give the same bits.
+      const given = before.length / actions;
+      const wholeBefore: number[] = [];
+      const wholeAfter: number[] = [];
+      const partBefore: number[] = [];
+      const partAfter: number[] = [];
+      for (let i = 0; i < given; i++) {
+        const p = before.slice(i * actions, (i + 1) * actions);
+        const q = moved[i] ? after.slice(i * actions, (i + 1) * actions) : p;
+        for (let k = 0; k < extra[i]!; k++) {
+          const still = p.map((v) => v / (k + 2));
+          wholeBefore.push(...still);
+          wholeAfter.push(...still);
+        }
+        wholeBefore.push(...p);
+        wholeAfter.push(...q);
+        if (moved[i]) {
+          partBefore.push(...p);
+          partAfter.push(...q);
+        }
+      }
+      const totalRows = wholeBefore.length / actions;
+      const whole = policyShift(Float64Array.from(wholeBefore), Float64Array.from(wholeAfter), actions);
+      // No row moved: nothing to give; the shift is then 0 by definition.
+      const part =
+        partBefore.length === 0
+          ? { klMean: 0, klMax: 0, tvMean: 0, tvMax: 0 }
+          : policyShift(Float64Array.from(partBefore), Float64Array.from(partAfter), actions, {}, totalRows);
+      for (const key of ['klMean', 'klMax', 'tvMean', 'tvMax'] as const) {
+        expect(Object.is(part[key], whole[key]), `${key}: ${part[key]} against ${whole[key]}`).toBe(true);
+      }
+    },
+  );
+
+  it('divides the means by totalRows', () => {
+    const before = new Float64Array([0, 0]);
+    const after = new Float64Array([Math.log(3), 0]);
+    const one = policyShift(before, after, 2);
+    const ofFour = policyShift(before, after, 2, {}, 4);
+    expect(ofFour.klMean).toBe(one.klMean / 4);
+    expect(ofFour.tvMean).toBe(0.25 / 4);
+    expect(ofFour.klMax).toBe(one.klMax);
+    expect(ofFour.tvMax).toBe(one.tvMax);
+  });
+
   it('is zero for identical policies and invariant to a constant shift of a row', () => {
     const a = new Float64Array([1, 2, 3, -1000, 0, 1000]);
     const b = Float64Array.from(a, (v, k) => (k < 3 ? v + 5 : v - 7));
@@ -96,6 +149,15 @@ describe('policyShift', () => {
       );
       expect(() => policyShift(new Float64Array(2), new Float64Array(4), 2)).toThrow(
         /^after.length must equal before.length = 2, got 4/,
+      );
+    });
+    it('rejects a totalRows that is not an integer at least the rows given', () => {
+      const two = new Float64Array(4);
+      expect(() => policyShift(two, two, 2, undefined, 1)).toThrow(
+        /^totalRows must be an integer >= 2, got 1/,
+      );
+      expect(() => policyShift(two, two, 2, undefined, 2.5)).toThrow(
+        /^totalRows must be an integer >= 2, got 2.5/,
       );
     });
     it('rejects non-finite logits', () => {

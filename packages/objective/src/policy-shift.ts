@@ -30,14 +30,23 @@ export interface PolicyShift {
  * `exp` per element, no allocation. Reference: J. Schulman et al., "Trust Region Policy Optimization",
  * ICML 2015, section 3 (α = max TV, `D_KL^max`).
  *
+ * Rows that did not move: with `totalRows`, `before` and `after` may hold only the rows that can differ
+ * (those an update trained on, say) out of a policy of `totalRows` rows; every other row is the same in
+ * both versions, so its KL and TV are 0 and it counts in the means only. The cost is then that of the
+ * rows given. The results equal those of the call on the whole tables, bit for bit, when the rows are
+ * given in the tables' order (a row whose two versions are equal adds exact zeros).
+ *
  * @param before - logits of the earlier policy, `rows × actions`
  * @param after - logits of the later policy, same shape
  * @param actions - number of actions per row, an integer `>= 1` dividing the length
  * @param out - optional object, filled and returned (so a training loop allocates nothing)
+ * @param totalRows - the policy's number of rows when `before` and `after` hold only those that can differ
+ *   (default: all of them, `before.length / actions`)
  * @returns mean and max KL and TV over the rows (`out` itself when given)
  * @throws TypeError if `before` or `after` is not a Float32Array/Float64Array
  * @throws RangeError if `actions` is not a positive integer dividing the length, the lengths differ or
- *   are zero, or a logit is not finite or exceeds `MAX_MAGNITUDE`
+ *   are zero, a logit is not finite or exceeds `MAX_MAGNITUDE`, or `totalRows` is not an integer at
+ *   least the number of rows given
  * @example
  * ```ts
  * const s = policyShift(new Float64Array([0, 0]), new Float64Array([Math.log(3), 0]), 2);
@@ -50,6 +59,7 @@ export function policyShift(
   after: Logits,
   actions: number,
   out?: Partial<PolicyShift>,
+  totalRows?: number,
 ): PolicyShift {
   assertInteger('actions', actions, 1);
   const p = assertLogitArray('before', before);
@@ -61,9 +71,10 @@ export function policyShift(
   }
   if (q.length !== p.length)
     throw new RangeError(`after.length must equal before.length = ${p.length}, got ${q.length}`);
+  const rows = p.length / actions;
+  if (totalRows !== undefined) assertInteger('totalRows', totalRows, rows);
   assertLogitValues('before', p);
   assertLogitValues('after', q);
-  const rows = p.length / actions;
   const sums = SUMS;
   sums.reset();
   for (let i = 0; i < rows; i++) {
@@ -94,5 +105,5 @@ export function policyShift(
     }
     sums.add(kl, tv);
   }
-  return sums.result(rows, out);
+  return sums.result(totalRows ?? rows, out);
 }
