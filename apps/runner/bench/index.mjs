@@ -11,7 +11,11 @@
 // 3. The reproduction setting: one seed of `ftw reproduce` (240 iterations, 236 updates, metrics and
 //    evaluation included) against 240 rollouts with no learning at all (reset, action probabilities,
 //    sample, step). Goal: within 15×.
-// Goals 1 and 3 are then cross-checked in CPU time (interleaved rounds; printed, the exit code follows
+// 4. Scaling with the observations a tabular policy knows (Sokoban's positions): the same sampled update
+//    with SGD, plus the policy-shift metric the runner records after it, for a policy of R = 10^2, 10^3,
+//    10^4, 10^5 rows (episodes over random observations). Goal: R = 10^5 within 2× of R = 10^2 (the
+//    update trains J·K rows and moves only theirs; the metric reads those rows alone).
+// Goals 1, 3 and 4 are then cross-checked in CPU time (interleaved rounds; printed, the exit code follows
 // the mitata figures).
 import { bench, do_not_optimize } from 'mitata';
 import { cpuCrossCheck, runAndReport } from '../../../scripts/bench-ratios.mjs';
@@ -24,8 +28,10 @@ const {
   createEnvironment,
   createOptimizer,
   FtwUpdater,
+  PolicyShiftMeter,
   REPRODUCE_CONFIG,
   seededStreams,
+  stepsBlocksOnly,
   TabularPolicy,
   trainSeed,
 } = await import(built.file);
@@ -77,6 +83,47 @@ function fullPool(capacity, selection) {
   return step;
 }
 
+/**
+ * An updater on a tabular policy that knows `rows` observations, with the runner's policy-shift meter,
+ * its pool full (N = 128), and a function that makes one more iteration: push, update, shift.
+ */
+function knowing(rows) {
+  const config = REPRODUCE_CONFIG;
+  const streams = seededStreams(2);
+  const policy = new TabularPolicy(2, rows);
+  const optimizer = createOptimizer('sgd', config.lr);
+  const updater = new FtwUpdater(config, policy, optimizer, configSelector(config, streams.selection));
+  const meter = new PolicyShiftMeter(policy, stepsBlocksOnly(policy, optimizer));
+  const episodes = Array.from({ length: 4096 }, (_, i) => [
+    {
+      length: 1,
+      observations: Int32Array.of(Math.floor(streams.policy() * rows)),
+      actions: Int32Array.of(i & 1),
+      logProbs: Float64Array.of(-Math.LN2),
+      versions: Uint32Array.of(0),
+      return: (i & 1 ? 0.3 : 1) + 0.2 * (streams.policy() - 0.5),
+    },
+  ]);
+  let version = 0;
+  const step = () => {
+    const batch = episodes[version % episodes.length];
+    batch[0].versions[0] = version;
+    meter.beforeUpdate(rows);
+    const stats = updater.update(batch, version);
+    if (stats !== null) {
+      version++;
+      do_not_optimize(meter.measure(stats.moved, rows));
+    }
+    return version;
+  };
+  for (let i = 0; i < config.capacity; i++) step();
+  return step;
+}
+
+const ROWS = [100, 1_000, 10_000, 100_000];
+const tabular = new Map(ROWS.map((r) => [r, knowing(r)]));
+const tabularName = (r) => `ftw update + policy shift, tabular policy of ${r.toLocaleString('en-US')} rows`;
+
 const sampled = new Map(SIZES.map((n) => [n, fullPool(n, 'sampled')]));
 const expected = new Map(SIZES.map((n) => [n, fullPool(n, 'expected')]));
 const name = (mode, n) => `ftw ${mode} update, full pool N = ${n.toLocaleString('en-US')}`;
@@ -84,6 +131,7 @@ const name = (mode, n) => `ftw ${mode} update, full pool N = ${n.toLocaleString(
 function register() {
   for (const n of SIZES) bench(name('sampled', n), () => do_not_optimize(sampled.get(n)()));
   for (const n of SIZES) bench(name('expected', n), () => do_not_optimize(expected.get(n)()));
+  for (const r of ROWS) bench(tabularName(r), () => do_not_optimize(tabular.get(r)()));
   bench('240 rollouts, no learning (floor)', () => do_not_optimize(rollouts()));
   bench('ftw reproduce, one seed (240 iterations)', () => do_not_optimize(trainSeed(REPRODUCE_CONFIG, 0)));
 }
@@ -113,6 +161,11 @@ const goalsMet = await runAndReport(register, [
     floor: name('expected', 128),
     note: 'O(N) by definition: every trajectory is weighted',
   })),
+  ...ROWS.slice(1).map((r) => ({
+    target: tabularName(r),
+    floor: tabularName(100),
+    ...(r === 100_000 ? { goal: 2 } : { note: 'for scale' }),
+  })),
   {
     target: 'ftw reproduce, one seed (240 iterations)',
     floor: '240 rollouts, no learning (floor)',
@@ -120,12 +173,20 @@ const goalsMet = await runAndReport(register, [
   },
 ]);
 
-// The same two goals in CPU time, steadier than wall clock on a shared machine (printed for the record;
+// The same three goals in CPU time, steadier than wall clock on a shared machine (printed for the record;
 // the exit code follows the mitata figures above).
 cpuCrossCheck({
   label: name('sampled', 100_000),
   target: sampled.get(100_000),
   floor: sampled.get(128),
+  targetCalls: 2_000,
+  floorCalls: 2_000,
+  goal: 2,
+});
+cpuCrossCheck({
+  label: tabularName(100_000),
+  target: tabular.get(100_000),
+  floor: tabular.get(100),
   targetCalls: 2_000,
   floorCalls: 2_000,
   goal: 2,

@@ -11,5 +11,7 @@ export { ActionDistribution } from './train/action-distribution.js';
 export { createEnvironment } from './train/create-environment.js';
 export { configSelector, FtwUpdater } from './train/ftw-updater.js';
 export { createOptimizer } from './train/optimizer.js';
+export { PolicyShiftMeter } from './train/policy-shift-meter.js';
+export { stepsBlocksOnly } from './train/policy-step.js';
 export { TabularPolicy } from './train/tabular-policy.js';
 export { trainSeed } from './train/train-seed.js';

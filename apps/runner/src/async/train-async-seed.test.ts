@@ -164,6 +164,7 @@ describe('asyncIterationMetrics', () => {
     poolStaleness: 1.5,
     selectionStaleness: 0.75,
     loss: 0.1,
+    moved: null,
   };
   const base = {
     seed: 7,

@@ -9,6 +9,7 @@ import type { TrainConfig } from '../config/train-config.js';
 import type { Episode } from './episode.js';
 import type { Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
+import { PolicyStep } from './policy-step.js';
 import { trajectoryImportanceWeights } from './trajectory-importance-weights.js';
 import { statsWithoutSelection, type Updater, type UpdateStats } from './updater.js';
 
@@ -63,10 +64,10 @@ import { statsWithoutSelection, type Updater, type UpdateStats } from './updater
 export class BaselineUpdater implements Updater {
   readonly #config: TrainConfig;
   readonly #policy: Policy;
-  readonly #optimizer: Optimizer;
+  /** Back-propagation and the optimiser's step, on the rows' blocks only when it can. */
+  readonly #step: PolicyStep;
   #baseline = new Float64Array(16);
   #seen = new Uint8Array(16);
-  #grad = new Float64Array(0);
   readonly #truncation: number | null;
 
   /**
@@ -89,7 +90,7 @@ export class BaselineUpdater implements Updater {
     }
     this.#config = config;
     this.#policy = policy;
-    this.#optimizer = optimizer;
+    this.#step = new PolicyStep(policy, optimizer);
     this.#truncation = c ?? null;
   }
 
@@ -132,6 +133,7 @@ export class BaselineUpdater implements Updater {
     const logits = new Float64Array(rows * A);
     const out: PolicyGradientOut & PpoClipOut = { grad: new Float64Array(rows * A) };
     let loss = 0;
+    this.#step.begin();
     for (let epoch = 0; epoch < config.epochs; epoch++) {
       for (let i = 0; i < rows; i++) policy.logits(observations[i]!, logits.subarray(i * A, i * A + A));
       const result =
@@ -156,14 +158,9 @@ export class BaselineUpdater implements Updater {
               out,
             );
       loss = result.loss;
-      const parameters = policy.parameters;
-      if (this.#grad.length < parameters.length) this.#grad = new Float64Array(2 * parameters.length);
-      const grad = this.#grad;
-      grad.fill(0, 0, parameters.length);
-      for (let i = 0; i < rows; i++) policy.backward(observations[i]!, result.grad, i * A, grad);
-      this.#optimizer.step(parameters, grad);
+      this.#step.apply(observations, rows, result.grad);
     }
-    return statsWithoutSelection(loss);
+    return statsWithoutSelection(loss, this.#step.moved());
   }
 
   /** GRPO: one group per start observation among this batch's episodes, normalised within the group. */

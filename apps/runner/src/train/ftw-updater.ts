@@ -7,6 +7,7 @@ import { ExpectedSelection } from './expected-selection.js';
 import { MinibatchSampler } from './minibatch-sampler.js';
 import type { Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
+import { PolicyStep } from './policy-step.js';
 import { type MutableUpdateStats, statsWithoutSelection, type Updater, type UpdateStats } from './updater.js';
 
 /** The elites of one update: pool positions (distinct) and their selection counts m_i > 0. */
@@ -77,7 +78,8 @@ export function configSelector(config: TrainConfig, random: () => number): Elite
 export class FtwUpdater implements Updater {
   readonly #config: TrainConfig;
   readonly #policy: Policy;
-  readonly #optimizer: Optimizer;
+  /** Back-propagation and the optimiser's step, on the rows' blocks only when it can. */
+  readonly #step: PolicyStep;
   readonly #select: EliteSelector;
   readonly #pool: ReplayPool;
   readonly #initial: Float64Array;
@@ -89,11 +91,10 @@ export class FtwUpdater implements Updater {
   #previous = new Float64Array(0);
   #spare = new Float64Array(0);
   #hasPrevious = false;
-  #grad = new Float64Array(0);
   /** The pool's staleness, refilled by each update. */
   #staleness: Staleness | undefined;
   /** What `update` returns, refilled by each update (see `Updater.update`). */
-  readonly #stats: MutableUpdateStats = statsWithoutSelection(0);
+  readonly #stats: MutableUpdateStats = statsWithoutSelection(0, null);
 
   /**
    * @param config - the resolved configuration (FTW fields)
@@ -104,7 +105,7 @@ export class FtwUpdater implements Updater {
   constructor(config: TrainConfig, policy: Policy, optimizer: Optimizer, select: EliteSelector) {
     this.#config = config;
     this.#policy = policy;
-    this.#optimizer = optimizer;
+    this.#step = new PolicyStep(policy, optimizer);
     this.#select = select;
     this.#pool = new ReplayPool(
       config.maxVersionLag === null
@@ -197,6 +198,7 @@ export class FtwUpdater implements Updater {
     stats.poolStaleness = poolStaleness;
     stats.selectionStaleness = total > 0 ? ageSum / total : null;
     stats.loss = loss;
+    stats.moved = this.#step.moved();
     return stats;
   }
 
@@ -234,16 +236,12 @@ export class FtwUpdater implements Updater {
       for (let r = 0; r < rows; r++) policy.logits(observations[r]!, view.reference, r * A, snapshot);
     }
     let loss = 0;
+    this.#step.begin();
     for (let epoch = 0; epoch < config.epochs; epoch++) {
       for (let r = 0; r < rows; r++) policy.logits(observations[r]!, view.logits, r * A);
       const result = this.#objective.evaluate(rows, normalize);
       loss = result.loss;
-      const parameters = policy.parameters;
-      if (this.#grad.length < parameters.length) this.#grad = new Float64Array(2 * parameters.length);
-      const grad = this.#grad;
-      for (let i = 0; i < parameters.length; i++) grad[i] = 0; // a loop: fill() costs more for a few
-      for (let r = 0; r < rows; r++) policy.backward(observations[r]!, result.grad, r * A, grad);
-      this.#optimizer.step(parameters, grad);
+      this.#step.apply(observations, rows, result.grad);
     }
     return loss;
   }

@@ -7,6 +7,24 @@ export interface Optimizer {
    * @param grad - gradient of the loss with respect to `params` (at least as long)
    */
   step(params: Float64Array, grad: Float64Array): void;
+  /**
+   * Offered by an optimiser under which a parameter whose gradient is 0 does not move (SGD; Adam's
+   * momentum moves it): the step over only the listed blocks, each of `width` parameters from
+   * `block · width`, that hold every nonzero entry of `grad`. It equals `step` bit for bit, at the cost
+   * of the blocks.
+   * @param params - parameters, changed in place
+   * @param grad - gradient, 0 outside the blocks
+   * @param blocks - block indices, distinct, in `blocks[0 .. count)`
+   * @param count - number of blocks
+   * @param width - parameters per block
+   */
+  stepBlocks?(
+    params: Float64Array,
+    grad: Float64Array,
+    blocks: Int32Array,
+    count: number,
+    width: number,
+  ): void;
 }
 
 /** Adam's constants, the defaults of Kingma and Ba (2015), Algorithm 1. */
@@ -39,6 +57,13 @@ export function createOptimizer(kind: 'sgd' | 'adam', lr: number): Optimizer {
     return {
       step(params, grad) {
         for (let i = 0; i < params.length; i++) params[i] = params[i]! - lr * grad[i]!;
+      },
+      // θ − η · 0 is θ, so the parameters outside the blocks would not move.
+      stepBlocks(params, grad, blocks, count, width) {
+        for (let b = 0; b < count; b++) {
+          const from = blocks[b]! * width;
+          for (let i = from; i < from + width; i++) params[i] = params[i]! - lr * grad[i]!;
+        }
       },
     };
   }

@@ -30,6 +30,13 @@ export interface Policy {
   /** Bytes held for θ and any per-observation state (reported per run). */
   readonly memoryBytes: number;
   /**
+   * True for a policy whose parameters are its logits, one block of `numActions` per observation
+   * (θ[o · numActions + a] = z(o)_a, as a tabular policy's): a gradient step then moves only the blocks
+   * of the observations it trained on, which `PolicyStep` uses to skip the others. Absent or false: a
+   * parameter may feed the logits of any observation.
+   */
+  readonly logitsAreParameters?: boolean;
+  /**
    * Writes the logits z(o) of an observation into `out[offset .. offset + numActions)`.
    * @param observation - an observation id (≥ 0)
    * @param out - receives the logits

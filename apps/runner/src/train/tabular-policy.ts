@@ -24,6 +24,8 @@ const INITIAL_ROWS = 8;
 export class TabularPolicy implements Policy {
   /** Number of actions (columns). */
   readonly numActions: number;
+  /** θ is the table of logits itself (see `Policy.logitsAreParameters`). */
+  readonly logitsAreParameters = true;
   #buffer: Float64Array;
   #parameters: Float64Array;
   #rows = 0;

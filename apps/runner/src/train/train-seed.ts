@@ -1,4 +1,4 @@
-import { type PolicyShift, PolicyShiftTracker } from '@ftw/objective';
+import type { PolicyShift } from '@ftw/objective';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { ActionDistribution } from './action-distribution.js';
@@ -9,6 +9,8 @@ import { EpisodeCollector } from './episode-collector.js';
 import type { EpisodeEnv } from './episode-env.js';
 import { configSelector, FtwUpdater } from './ftw-updater.js';
 import { createOptimizer } from './optimizer.js';
+import { PolicyShiftMeter } from './policy-shift-meter.js';
+import { stepsBlocksOnly } from './policy-step.js';
 import { type SavedPolicy, savedPolicy } from './saved-policy.js';
 import type { Updater } from './updater.js';
 
@@ -123,24 +125,7 @@ export function trainSeed(
   const collector = new EpisodeCollector(env, policy, config.rollouts);
   const A = env.numActions;
   const distribution = new ActionDistribution(A);
-  let before = new Float64Array(0);
-  // The policy's shift at each update: the tracker keeps the logits of the policy after the previous
-  // update, which are the policy's before this one (nothing else changes θ), so only the new logits are
-  // written. It starts again from θ before the update (the snapshot `before`) at the first update and
-  // whenever the environment has handed out new observations.
-  const tracker = new PolicyShiftTracker(A);
-  const shiftOut: PolicyShift = { klMean: 0, klMax: 0, tvMean: 0, tvMax: 0 };
-  const shift = (): PolicyShift => {
-    const rows = env.observationCount;
-    if (tracker.rows !== rows) {
-      const start = tracker.logits(rows);
-      for (let o = 0; o < rows; o++) policy.logits(o, start, o * A, before);
-      tracker.start(rows);
-    }
-    const after = tracker.logits(rows);
-    for (let o = 0; o < rows; o++) policy.logits(o, after, o * A);
-    return tracker.measure(rows, shiftOut);
-  };
+  const meter = new PolicyShiftMeter(policy, stepsBlocksOnly(policy, optimizer));
 
   const metrics: IterationMetrics[] = [];
   let samples = 0;
@@ -156,17 +141,10 @@ export function trainSeed(
     episodes += config.rollouts;
     returnTotal += batch.returnSum;
     if (batch.regret !== null) regret = (regret ?? 0) + batch.regret;
-    // θ before the update, read by the shift only when the tracker starts again (see above).
-    if (tracker.rows !== env.observationCount) {
-      const parameters = policy.parameters;
-      if (before.length < parameters.length) before = new Float64Array(2 * parameters.length);
-      // Loops: set() and fill() cost more than the copy for the few parameters of a small policy.
-      for (let i = 0; i < parameters.length; i++) before[i] = parameters[i]!;
-      for (let i = parameters.length; i < before.length; i++) before[i] = 0;
-    }
+    meter.beforeUpdate(env.observationCount);
     const stats = updater.update(collector.episodes, version);
     if (stats !== null) version++;
-    const moved = stats === null ? NO_SHIFT : shift();
+    const shift = stats === null ? NO_SHIFT : meter.measure(stats.moved, env.observationCount);
     const evaluation = env.evaluate(policy);
     score = evaluation.score;
     if (samplesTo90 === null && score >= TARGET_PROBABILITY) samplesTo90 = samples;
@@ -178,9 +156,9 @@ export function trainSeed(
       optimalProbability: score,
       evaluation: evaluation.details,
       regret,
-      klMean: moved.klMean,
-      klMax: moved.klMax,
-      tvMax: moved.tvMax,
+      klMean: shift.klMean,
+      klMax: shift.klMax,
+      tvMax: shift.tvMax,
       updated: stats !== null,
       eliteMean: stats?.eliteMean ?? null,
       eliteSpread: stats?.eliteSpread ?? null,

@@ -16,6 +16,12 @@ export interface UpdateStats {
   readonly selectionStaleness: number | null;
   /** Loss value at the last gradient step. */
   readonly loss: number;
+  /**
+   * The observations whose logits the update may have moved, distinct and in increasing order (the
+   * others' logits are as before it), or null when it may have moved any (see `PolicyStep.moved`).
+   * Valid until the next update.
+   */
+  readonly moved: Int32Array | null;
 }
 
 /** {@link UpdateStats} that an updater may refill in place. */
@@ -26,9 +32,10 @@ export type MutableUpdateStats = { -readonly [K in keyof UpdateStats]: UpdateSta
  * every selection figure null.
  *
  * @param loss - the loss at the step
+ * @param moved - the observations whose logits the update may have moved, or null for any
  * @returns a new object
  */
-export function statsWithoutSelection(loss: number): MutableUpdateStats {
+export function statsWithoutSelection(loss: number, moved: Int32Array | null): MutableUpdateStats {
   return {
     eliteMean: null,
     eliteSpread: null,
@@ -37,6 +44,7 @@ export function statsWithoutSelection(loss: number): MutableUpdateStats {
     poolStaleness: null,
     selectionStaleness: null,
     loss,
+    moved,
   };
 }
 
