@@ -179,6 +179,28 @@ describe('SokobanEpisodeEnv', () => {
     for (const h of a.heldOutLevels) expect(a.trainingLevels).not.toContainEqual(h);
   });
 
+  it('reads, at the next evaluation, positions that got their ids after they were played', () => {
+    // Nothing trained: evaluation plays every level on positions without ids (logits 0, always Up).
+    const env = new SokobanEpisodeEnv(SMALL, 4);
+    const tabular = new TabularPolicy(4);
+    expect(env.evaluate(tabular).score).toBe(greedySuccess(env, tabular, env.trainingLevels, true));
+    // Then training meets the positions of level 0's solution, and the policy learns its actions there.
+    const result = solve(env.trainingLevels[0]!);
+    if (result.status !== 'solved') throw new Error('training level 0 is not solved');
+    const game = new SokobanEnv({ level: env.trainingLevels[0]!, maxSteps: SMALL.maxSteps, certify: false });
+    let key = game.reset().observation.key;
+    const path = result.actions.map((action) => {
+      const id = env.idOfPosition(`0|${key}`);
+      key = game.step(action).observation.key;
+      return { id, action };
+    });
+    tabular.logits(env.observationCount - 1, new Float64Array(4)); // the rows, at 0
+    for (const { id, action } of path) tabular.parameters[4 * id + action] = 5;
+    const score = env.evaluate(tabular).score;
+    expect(score).toBe(greedySuccess(env, tabular, env.trainingLevels, true));
+    expect(score).toBeGreaterThanOrEqual(1 / env.trainingLevels.length);
+  });
+
   it('evaluates the greedy policy without creating ids; a uniform tabular policy always pushes up', () => {
     const env = new SokobanEpisodeEnv(SMALL, 1);
     env.reset();

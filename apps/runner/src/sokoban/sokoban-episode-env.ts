@@ -19,9 +19,13 @@ export interface FeaturePolicy extends Policy {
   logitsOfFeatures(features: SparseFeatures, row: number, out: Float64Array): void;
 }
 
-/** A greedy play of one level: each position's key and the action taken there, and whether it solved it. */
+/**
+ * A greedy play of one level: each position's key and the action taken there, and whether it solved it;
+ * for a training level, each position's id as well (−1 while the position has none: it may get one later).
+ */
 interface GreedyPlay {
   readonly keys: string[];
+  readonly ids: number[];
   readonly actions: number[];
   solved: boolean;
 }
@@ -239,11 +243,13 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
         if (last.solved) solved++;
         return;
       }
-      const play: GreedyPlay = { keys: [], actions: [], solved: false };
+      const play: GreedyPlay = { keys: [], ids: [], actions: [], solved: false };
       let { observation } = env.reset({ options: { level } });
       for (;;) {
-        const action = this.#greedyAction(policy, training, index, observation.key, observation);
+        const id = training ? (this.#observations.find(index, observation.key) ?? -1) : -1;
+        const action = this.#greedyAction(policy, training, index, observation.key, id, observation);
         play.keys.push(observation.key);
+        play.ids.push(id);
         play.actions.push(action);
         const result = env.step(action);
         if (result.terminated) play.solved = result.info.solved;
@@ -258,8 +264,11 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
 
   /** Whether the policy takes, at every position of a recorded play, the action taken then. */
   #replays(policy: Policy, training: boolean, index: number, play: GreedyPlay): boolean {
-    for (let t = 0; t < play.keys.length; t++) {
-      if (this.#greedyAction(policy, training, index, play.keys[t]!) !== play.actions[t]) return false;
+    const { keys, ids, actions } = play;
+    for (let t = 0; t < keys.length; t++) {
+      // A position without an id when it was played may have been met in training since.
+      if (training && ids[t]! < 0) ids[t] = this.#observations.find(index, keys[t]!) ?? -1;
+      if (this.#greedyAction(policy, training, index, keys[t]!, ids[t]!) !== actions[t]) return false;
     }
     return true;
   }
@@ -269,6 +278,7 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
    * for a feature policy, of its row for another (logits 0 where it has none: held-out levels, positions
    * never met in training).
    *
+   * @param id - the position's id on a training level, −1 for none (read by a policy without features)
    * @param observation - the position, when it is being played (a feature policy's first visit reads its
    *   grid); without it, a feature policy's action at a position whose features were never computed is −1
    */
@@ -277,6 +287,7 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
     training: boolean,
     index: number,
     key: string,
+    id: number,
     observation?: SokobanObservation,
   ): number {
     const logits = this.#logits;
@@ -286,10 +297,10 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
       // A position played by a policy without features only: its features were never computed.
       if (row === undefined) return -1;
       policy.logitsOfFeatures(features.sparse, row, logits);
+    } else if (id < 0) {
+      logits.fill(0);
     } else {
-      const id = training ? this.#observations.find(index, key) : undefined;
-      if (id === undefined) logits.fill(0);
-      else policy.logits(id, logits, 0, policy.parameters);
+      policy.logits(id, logits, 0, policy.parameters);
     }
     let best = 0;
     for (let a = 1; a < 4; a++) if (logits[a]! > logits[best]!) best = a;
