@@ -67,6 +67,8 @@ export function ftwLossKernel(
   const klScale = params[1]!;
   const refShift = params[2]!;
   const logActions = Math.log(actions);
+  // Σ e_j log ρ_j is needed by reverse KL to a reference given by rows only.
+  const reverseToRows = ref !== null && !forward;
   const uniformProb = 1 / actions;
   let ceSum = 0;
   let klSum = 0;
@@ -107,23 +109,13 @@ export function ftwLossKernel(
       let s = 0;
       let sd = 0;
       let sl = 0;
-      if (ref === null || forward) {
-        for (let j = o, k = 0; j < end; j++, k++) {
-          const d = z[j]! - m;
-          const e = Math.exp(d);
-          scratch[k] = e;
-          s += e;
-          sd += e * d;
-        }
-      } else {
-        for (let j = o, k = 0; j < end; j++, k++) {
-          const d = z[j]! - m;
-          const e = Math.exp(d);
-          scratch[k] = e;
-          s += e;
-          sd += e * d;
-          sl += e * (ref[r + k]! - shift);
-        }
+      for (let j = o, k = 0; j < end; j++, k++) {
+        const d = z[j]! - m;
+        const e = Math.exp(d);
+        scratch[k] = e;
+        s += e;
+        sd += e * d;
+        if (reverseToRows) sl += e * (ref![r + k]! - shift);
       }
       logS = Math.log(s);
       invS = 1 / s;

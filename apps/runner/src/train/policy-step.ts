@@ -1,6 +1,13 @@
 import type { Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
 
+/** `old`'s entries at the start of a new array of `size` (the rest 0). */
+function grown(old: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(size);
+  next.set(old);
+  return next;
+}
+
 /**
  * True when a step moves only the blocks of the observations it trains on: the policy's parameters are
  * its logits and the optimiser leaves a parameter without gradient where it is (see {@link PolicyStep}).
@@ -135,12 +142,8 @@ export class PolicyStep {
     for (let r = 0; r < rows; r++) known = Math.max(known, observations[r]! + 1);
     if (known > this.#applyMark.length) {
       const size = Math.max(known, 2 * this.#applyMark.length);
-      const applyMark = new Int32Array(size);
-      applyMark.set(this.#applyMark);
-      const beginMark = new Int32Array(size);
-      beginMark.set(this.#beginMark);
-      this.#applyMark = applyMark;
-      this.#beginMark = beginMark;
+      this.#applyMark = grown(this.#applyMark, size);
+      this.#beginMark = grown(this.#beginMark, size);
     }
     if (this.#blocks.length < rows) this.#blocks = new Int32Array(2 * rows);
     const applyStamp = ++this.#applyStamp;
@@ -157,9 +160,7 @@ export class PolicyStep {
       if (beginMark[o] === beginStamp) continue;
       beginMark[o] = beginStamp;
       if (this.#movedCount === this.#moved.length) {
-        const grown = new Int32Array(2 * this.#moved.length);
-        grown.set(this.#moved);
-        this.#moved = grown;
+        this.#moved = grown(this.#moved, 2 * this.#moved.length);
         this.#movedViews = [];
       }
       this.#moved[this.#movedCount++] = o;
