@@ -179,6 +179,68 @@ describe('SokobanEpisodeEnv', () => {
     for (const h of a.heldOutLevels) expect(a.trainingLevels).not.toContainEqual(h);
   });
 
+  it('checks again only the levels of the moved positions when told which moved, with the same scores', () => {
+    const env = played(new SokobanEpisodeEnv({ ...SMALL, heldOut: 4 }, 5), 600, (t) => t * 7 + (t >> 3));
+    const solutions = env.trainingLevels.map((level, index) => {
+      const result = solve(level);
+      if (result.status !== 'solved') throw new Error(`training level ${index} is not solved`);
+      const game = new SokobanEnv({ level, maxSteps: SMALL.maxSteps, certify: false });
+      let key = game.reset().observation.key;
+      return result.actions.map((action) => {
+        const id = env.idOfPosition(`${index}|${key}`);
+        key = game.step(action).observation.key;
+        return { id, action };
+      });
+    });
+    const random = seededUniform(5);
+    const policy = new TabularPolicy(4, env.observationCount);
+    const other = new TabularPolicy(4, env.observationCount);
+    const check = (p: TabularPolicy, moved?: Int32Array) => {
+      const { score, details } = env.evaluate(p, moved);
+      expect(score).toBe(greedySuccess(env, p, env.trainingLevels, true));
+      expect(details?.['heldOutSuccess']).toBe(greedySuccess(env, p, env.heldOutLevels, false));
+      return score;
+    };
+    check(policy);
+    const scores = new Set<number>();
+    for (let round = 0; round < 40; round++) {
+      // Some rows of some levels' solution paths taught or turned away, the others as they were; the
+      // moved rows listed (none in some rounds).
+      const moved = new Set<number>();
+      for (const path of solutions) {
+        if (random() < 0.7) continue;
+        for (const { id, action } of path) {
+          if (random() < 0.5) continue;
+          const at = 4 * id + (random() < 0.7 ? action : (action + 1) % 4);
+          policy.parameters[at] = policy.parameters[at]! + 10;
+          moved.add(id);
+        }
+      }
+      scores.add(check(policy, Int32Array.from([...moved].sort((a, b) => a - b))));
+      // Another policy object in between: its evaluation checks everything, and so does the next one of
+      // the first policy, whatever the list says.
+      if (round % 10 === 9) {
+        other.parameters.set(policy.parameters.map(() => 4 * random() - 2));
+        check(other, new Int32Array(0));
+        check(policy, new Int32Array(0));
+      }
+    }
+    expect(scores.size).toBeGreaterThan(2);
+    // A linear policy's weights move the logits of every position, the held-out ones (without ids)
+    // included, so a list of ids cannot say what moved: its evaluation checks everything.
+    const linear = new SokobanLinearPolicy(4, FEATURE_COUNT, env);
+    const all = Int32Array.from({ length: env.observationCount }, (_, id) => id);
+    const heldOut = new Set<number>();
+    for (let round = 0; round < 8; round++) {
+      for (let i = 0; i < linear.parameters.length; i++) linear.parameters[i] = 4 * random() - 2;
+      const { score, details } = env.evaluate(linear, all);
+      expect(score).toBe(greedySuccess(env, linear, env.trainingLevels, true));
+      expect(details?.['heldOutSuccess']).toBe(greedySuccess(env, linear, env.heldOutLevels, false));
+      heldOut.add(details!['heldOutSuccess']!);
+    }
+    expect(heldOut.size).toBeGreaterThan(1);
+  });
+
   it('reads, at the next evaluation, positions that got their ids after they were played', () => {
     // Nothing trained: evaluation plays every level on positions without ids (logits 0, always Up).
     const env = new SokobanEpisodeEnv(SMALL, 4);

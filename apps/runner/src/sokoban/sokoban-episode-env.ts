@@ -30,6 +30,9 @@ interface GreedyPlay {
   solved: boolean;
 }
 
+/** No level marked: every play's outcome kept (see `SokobanEpisodeEnv.evaluate`). */
+const NOTHING_DIRTY = new Uint8Array(0);
+
 function isFeaturePolicy(policy: Policy): policy is FeaturePolicy {
   return typeof (policy as Partial<FeaturePolicy>).logitsOfFeatures === 'function';
 }
@@ -78,6 +81,9 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   readonly #trainingFeatures = new PositionFeatures();
   readonly #heldOutFeatures = new PositionFeatures();
   readonly #logits = new Float64Array(4);
+  /** The policy of the last evaluation, and per training level whether a moved position lies on it. */
+  #evaluated: Policy | undefined;
+  #dirty = new Uint8Array(0);
 
   /**
    * @param config - the resolved Sokoban configuration
@@ -221,17 +227,44 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   }
 
   /**
+   * With `moved` (the same policy as last time, without features): a position belongs to one training
+   * level, so only the plays of the levels that hold a moved position can change, and only they are
+   * checked; a held-out play reads no row of such a policy (its positions have no ids), so none is.
+   *
    * @param policy - the current policy
+   * @param moved - the positions whose logits may have changed since the last evaluation of this policy
+   *   (see `EpisodeEnv.evaluate`), or null/absent for any
    * @returns `{ score: training success, details: { heldOutSuccess } }` of the greedy policy
    */
-  evaluate(policy: Policy): Evaluation {
-    const train = this.#successRate(policy, this.trainingLevels, true);
+  evaluate(policy: Policy, moved?: Int32Array | null): Evaluation {
+    const known =
+      moved !== undefined && moved !== null && policy === this.#evaluated && !isFeaturePolicy(policy);
+    this.#evaluated = policy;
+    let dirty: Uint8Array | undefined;
+    if (known) {
+      if (this.#dirty.length < this.trainingLevels.length)
+        this.#dirty = new Uint8Array(this.trainingLevels.length);
+      dirty = this.#dirty;
+      dirty.fill(0);
+      for (let k = 0; k < moved.length; k++) {
+        const level = this.#observations.levelOf(moved[k]!);
+        if (level >= 0 && level < dirty.length) dirty[level] = 1;
+      }
+    }
+    const train = this.#successRate(policy, this.trainingLevels, true, dirty);
     const heldOut =
-      this.heldOutLevels.length === 0 ? 0 : this.#successRate(policy, this.heldOutLevels, false);
+      this.heldOutLevels.length === 0
+        ? 0
+        : this.#successRate(policy, this.heldOutLevels, false, known ? NOTHING_DIRTY : undefined);
     return { score: train, details: { heldOutSuccess: heldOut } };
   }
 
-  #successRate(policy: Policy, levels: readonly Level[], training: boolean): number {
+  /**
+   * The share of the levels the greedy policy solves.
+   * @param dirty - when given, only the levels it marks (and those never played) can have changed: the
+   *   other plays' outcomes are kept unchecked
+   */
+  #successRate(policy: Policy, levels: readonly Level[], training: boolean, dirty?: Uint8Array): number {
     const env = this.#evalEnv;
     const plays = training ? this.#trainingPlays : this.#heldOutPlays;
     let solved = 0;
@@ -239,7 +272,10 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
       // The greedy play is the same as last time when the policy still takes the same action at every
       // position of it (the levels do not change, and play is deterministic): its outcome is kept.
       const last = plays[index];
-      if (last !== undefined && this.#replays(policy, training, index, last)) {
+      if (
+        last !== undefined &&
+        ((dirty !== undefined && dirty[index] !== 1) || this.#replays(policy, training, index, last))
+      ) {
         if (last.solved) solved++;
         return;
       }

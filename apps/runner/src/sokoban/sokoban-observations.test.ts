@@ -24,6 +24,7 @@ describe('SokobanObservations', () => {
     expect(ids.count).toBe(3);
     expect([0, 1, 2].map((id) => ids.nameOf(id))).toEqual(['0|k', '1|k', '0|j']);
     expect(() => ids.nameOf(3)).toThrow(/id must be an id handed out \(0 … 2\), got 3/);
+    expect([0, 1, 2, 3].map((id) => ids.levelOf(id))).toEqual([0, 1, 0, -1]);
     // Each id keeps the features of the grid it was created with (a later idOf does not replace them).
     const expected = new Float32Array(FEATURE_COUNT);
     for (const [id, grid] of [

@@ -30,6 +30,8 @@ export class SokobanObservations {
   /** Per training level, its positions' ids by key (looked up by the key itself: no name built per step). */
   readonly #ids: (Map<string, number> | undefined)[] = [];
   readonly #names: string[] = [];
+  /** The training level of each id. */
+  readonly #levels: number[] = [];
   #features = new Float32Array(64 * FEATURE_COUNT);
   // The same features without their zeros (see SparseFeatures); one object, its arrays replaced as they
   // grow, so that a policy reading it per row allocates nothing.
@@ -73,6 +75,14 @@ export class SokobanObservations {
   }
 
   /**
+   * @param id - an id handed out (0 … count − 1)
+   * @returns the index of the training level its position belongs to, or −1 for an id not handed out
+   */
+  levelOf(id: number): number {
+    return this.#levels[id] ?? -1;
+  }
+
+  /**
    * @param level - the training level's index
    * @param key - the position's key (`SokobanEnv`'s observation key)
    * @returns the id of a known position, or undefined (never creates one)
@@ -99,6 +109,7 @@ export class SokobanObservations {
     const id = this.#names.length;
     ids.set(key, id);
     this.#names.push(`${level}|${key}`);
+    this.#levels.push(level);
     if ((id + 1) * FEATURE_COUNT > this.#features.length) {
       const grown = new Float32Array(2 * this.#features.length);
       grown.set(this.#features);

@@ -80,10 +80,14 @@ export interface EpisodeEnv {
    * The headline metric of a policy, called after every iteration: keep it cheap or cache it (it may
    * run its own evaluation episodes, from a generator separate from training's).
    * @param policy - the current policy
+   * @param moved - optional: the observations whose logits may have changed since this environment last
+   *   evaluated this same policy object (an update that lists them, `UpdateStats.moved`; empty when no
+   *   update ran), so that an environment may keep what depends on the others only; absent or null when
+   *   any may have. A promise of the caller: every other row's logits are as they were
    * @returns the score and optional details (an environment may reuse the object: read it before the
    *   next call)
    */
-  evaluate(policy: Policy): Evaluation;
+  evaluate(policy: Policy, moved?: Int32Array | null): Evaluation;
   /**
    * Optional: the expected regret of acting with the given action probabilities in the given state (the
    * shortfall of the expected reward from the best action's). When present, the runner adds it up over

@@ -85,6 +85,7 @@ export interface SeedResult {
 export const MAX_REPORTED_OBSERVATIONS = 64;
 
 const NO_SHIFT: PolicyShift = { klMean: 0, klMax: 0, tvMean: 0, tvMax: 0 };
+const NOTHING_MOVED = new Int32Array(0);
 
 /** The score the learning speed is measured at. */
 export const TARGET_PROBABILITY = 0.9;
@@ -145,7 +146,8 @@ export function trainSeed(
     const stats = updater.update(collector.episodes, version);
     if (stats !== null) version++;
     const shift = stats === null ? NO_SHIFT : meter.measure(stats.moved, env.observationCount);
-    const evaluation = env.evaluate(policy);
+    // The rows the update moved (none without an update), so that the environment may keep the rest.
+    const evaluation = env.evaluate(policy, stats === null ? NOTHING_MOVED : stats.moved);
     score = evaluation.score;
     if (samplesTo90 === null && score >= TARGET_PROBABILITY) samplesTo90 = samples;
     metrics.push({
