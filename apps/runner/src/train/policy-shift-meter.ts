@@ -16,13 +16,12 @@ const SPARSE_SHARE = 1 / 4;
  *   {@link PolicyShiftMeter.beforeUpdate}) whenever the environment has handed out new observations.
  *   O(rows · actions) per update.
  * - **Only the rows trained on moved** (`blocksOnly`: a tabular policy under SGD; the update lists
- *   them, `UpdateStats.moved`, unless θ was small enough to step whole): when they are few against the
- *   rows known, only they are read, before
- *   and after, and the others count with a shift of 0 (`policyShift` with `totalRows`), O(moved ·
- *   actions). θ before the update is kept row by row as rows move (rows met since read as 0, the value a
- *   row joins with), so nothing is copied whole. When the moved rows are many, the tracker reads every
- *   row, which costs less then; while the policy knows too few rows for a sparse measure to pay (a
- *   bandit's one), θ is not even kept.
+ *   them, `UpdateStats.moved`, unless θ was small enough to step whole): when they are fewer than a
+ *   quarter of the rows known, only they are read, before and after, and the others count with a shift
+ *   of 0 (`policyShift` with `totalRows`), O(moved · actions). θ before the update is kept row by row as
+ *   rows move (rows met since read as 0, the value a row joins with), so nothing is copied whole. When
+ *   the moved rows are many, the tracker reads every row, which costs less then; while the policy knows
+ *   too few rows for a sparse measure ever to pay (a bandit's one), θ is not even kept.
  *
  * @example
  * ```ts
