@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
+import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
+import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
+import type { Policy } from './policy.js';
 import { CorridorEnv } from './testing/corridor-env.js';
 import { trainSeed } from './train-seed.js';
 
@@ -19,6 +22,32 @@ describe('trainSeed', () => {
     const seed0 = /^\| 0 +\| +(0\.\d{4}) \|/m.exec(docs)?.[1];
     expect(result.finalOptimalProbability.toFixed(4)).toBe(seed0);
     expect(result.policy![0]![0]).toBe(result.finalOptimalProbability);
+  });
+
+  it('records the same Sokoban run whether or not the environment is told which rows each update moved', () => {
+    // A tabular policy under SGD: each update lists the rows it moved, and the environment then checks
+    // again only the greedy plays of their levels. One that drops the list checks every play; the run
+    // must be the same, for FTW and for a baseline.
+    class CheckingEverything extends SokobanEpisodeEnv {
+      override evaluate(policy: Policy) {
+        return super.evaluate(policy);
+      }
+    }
+    for (const method of ['ftw', 'reinforce'] as const) {
+      const config: TrainConfig = {
+        ...REPRODUCE_CONFIG,
+        method,
+        environment: SMALL_LEVELS,
+        iterations: 150,
+        rollouts: 2,
+        lr: 0.5,
+      };
+      const told = trainSeed(config, 4);
+      const untold = trainSeed(config, 4, undefined, new CheckingEverything(SMALL_LEVELS, 4));
+      expect(untold).toEqual(told);
+      // The score moved: the comparison was not of constants.
+      expect(new Set(told.metrics.map((m) => m.optimalProbability)).size).toBeGreaterThan(1);
+    }
   });
 
   it('is deterministic for a seed and differs between seeds', () => {
