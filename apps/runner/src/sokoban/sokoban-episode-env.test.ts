@@ -81,21 +81,27 @@ function greedySuccess(
   return solved / levels.length;
 }
 
+/**
+ * The optimal solution of a training level: at each of its positions, the position's id (created when
+ * new, as training would) and the solution's action there.
+ */
+function solutionPath(env: SokobanEpisodeEnv, index: number): { id: number; action: number }[] {
+  const level = env.trainingLevels[index]!;
+  const result = solve(level);
+  if (result.status !== 'solved') throw new Error(`training level ${index} is not solved`);
+  const game = new SokobanEnv({ level, maxSteps: SMALL.maxSteps, certify: false });
+  let key = game.reset().observation.key;
+  return result.actions.map((action) => {
+    const id = env.idOfPosition(`${index}|${key}`);
+    key = game.step(action).observation.key;
+    return { id, action };
+  });
+}
+
 describe('SokobanEpisodeEnv', () => {
   it('scores the greedy policy as playing the levels with SokobanEnv does, policy after policy', () => {
     const env = played(new SokobanEpisodeEnv({ ...SMALL, heldOut: 6 }, 4), 400, (t) => t * 3 + (t >> 2));
-    // The optimal solution of each training level: its positions' ids (created when new) and actions.
-    const solutions = env.trainingLevels.map((level, index) => {
-      const result = solve(level);
-      if (result.status !== 'solved') throw new Error(`training level ${index} is not solved`);
-      const game = new SokobanEnv({ level, maxSteps: SMALL.maxSteps, certify: false });
-      let key = game.reset().observation.key;
-      return result.actions.map((action) => {
-        const id = env.idOfPosition(`${index}|${key}`);
-        key = game.step(action).observation.key;
-        return { id, action };
-      });
-    });
+    const solutions = env.trainingLevels.map((_, index) => solutionPath(env, index));
     const random = seededUniform(11);
     const tabular = new TabularPolicy(4, env.observationCount);
     const linear = new SokobanLinearPolicy(4, FEATURE_COUNT, env);
@@ -181,17 +187,7 @@ describe('SokobanEpisodeEnv', () => {
 
   it('checks again only the levels of the moved positions when told which moved, with the same scores', () => {
     const env = played(new SokobanEpisodeEnv({ ...SMALL, heldOut: 4 }, 5), 600, (t) => t * 7 + (t >> 3));
-    const solutions = env.trainingLevels.map((level, index) => {
-      const result = solve(level);
-      if (result.status !== 'solved') throw new Error(`training level ${index} is not solved`);
-      const game = new SokobanEnv({ level, maxSteps: SMALL.maxSteps, certify: false });
-      let key = game.reset().observation.key;
-      return result.actions.map((action) => {
-        const id = env.idOfPosition(`${index}|${key}`);
-        key = game.step(action).observation.key;
-        return { id, action };
-      });
-    });
+    const solutions = env.trainingLevels.map((_, index) => solutionPath(env, index));
     const random = seededUniform(5);
     const policy = new TabularPolicy(4, env.observationCount);
     const other = new TabularPolicy(4, env.observationCount);
@@ -247,15 +243,7 @@ describe('SokobanEpisodeEnv', () => {
     const tabular = new TabularPolicy(4);
     expect(env.evaluate(tabular).score).toBe(greedySuccess(env, tabular, env.trainingLevels, true));
     // Then training meets the positions of level 0's solution, and the policy learns its actions there.
-    const result = solve(env.trainingLevels[0]!);
-    if (result.status !== 'solved') throw new Error('training level 0 is not solved');
-    const game = new SokobanEnv({ level: env.trainingLevels[0]!, maxSteps: SMALL.maxSteps, certify: false });
-    let key = game.reset().observation.key;
-    const path = result.actions.map((action) => {
-      const id = env.idOfPosition(`0|${key}`);
-      key = game.step(action).observation.key;
-      return { id, action };
-    });
+    const path = solutionPath(env, 0);
     tabular.logits(env.observationCount - 1, new Float64Array(4)); // the rows, at 0
     for (const { id, action } of path) tabular.parameters[4 * id + action] = 5;
     const score = env.evaluate(tabular).score;
