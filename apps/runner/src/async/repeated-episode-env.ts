@@ -50,8 +50,8 @@ export class RepeatedEpisodeEnv implements EpisodeEnv {
     return this.#step;
   }
 
-  evaluate(policy: Policy): Evaluation {
-    return this.#inner.evaluate(policy);
+  evaluate(policy: Policy, moved?: Int32Array | null): Evaluation {
+    return this.#inner.evaluate(policy, moved);
   }
 
   stepRegret(observation: number, probabilities: Float64Array): number {

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
+import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
+import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
 import type { Episode } from '../train/episode.js';
 import { trainSeed } from '../train/train-seed.js';
 import type { Updater } from '../train/updater.js';
@@ -109,6 +111,35 @@ describe('trainAsyncSeed', () => {
       const lagged = (o: AsyncOptions) => trainAsyncSeed(config, { ...o, lag: 3 }, 4).metrics;
       expect(JSON.stringify(lagged(truncated))).not.toBe(JSON.stringify(lagged(SYNC)));
     }
+  });
+
+  it('records the same Sokoban run whether or not the environment is told which rows each update moved', () => {
+    // A tabular policy under SGD: each update lists the rows it moved, and the learner's environment then
+    // checks again only the greedy plays of their levels. Told nothing (every play checked), the run must
+    // be the same.
+    const config: TrainConfig = {
+      ...REPRODUCE_CONFIG,
+      environment: SMALL_LEVELS,
+      rollouts: 2,
+      iterations: 120,
+      lr: 0.5,
+    };
+    const options: AsyncOptions = { ...SYNC, actors: 3, lag: 1 };
+    const told = trainAsyncSeed(config, options, 6);
+    const evaluate = SokobanEpisodeEnv.prototype.evaluate;
+    const untoldSpy = vi.spyOn(SokobanEpisodeEnv.prototype, 'evaluate').mockImplementation(function (
+      this: SokobanEpisodeEnv,
+      policy,
+    ) {
+      return evaluate.call(this, policy);
+    });
+    try {
+      expect(trainAsyncSeed(config, options, 6)).toEqual(told);
+      expect(untoldSpy).toHaveBeenCalled();
+    } finally {
+      untoldSpy.mockRestore();
+    }
+    expect(new Set(told.metrics.map((m) => m.optimalProbability)).size).toBeGreaterThan(1);
   });
 
   it('runs Sokoban with several simulated actors on one id registry, reproducibly', () => {

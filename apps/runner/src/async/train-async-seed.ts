@@ -13,7 +13,7 @@ import type { Optimizer } from '../train/optimizer.js';
 import { createOptimizer } from '../train/optimizer.js';
 import type { Policy } from '../train/policy.js';
 import { type SavedPolicy, savedPolicy } from '../train/saved-policy.js';
-import type { Updater, UpdateStats } from '../train/updater.js';
+import { NOTHING_MOVED, type Updater, type UpdateStats } from '../train/updater.js';
 import { type AsyncOptions, baselineWeighting } from './async-options.js';
 import { RepeatedEpisodeEnv } from './repeated-episode-env.js';
 import { versionSpread } from './version-spread.js';
@@ -293,7 +293,8 @@ export function trainAsyncSeed(
       for (const a of actors) if (a.length > 0 && a.version < oldest) oldest = a.version;
       for (const v of snapshots.keys()) if (v < oldest) snapshots.delete(v);
     }
-    score = env.evaluate(policy).score;
+    // The rows the update moved (none without an update), so that the environment may keep the rest.
+    score = env.evaluate(policy, stats === null ? NOTHING_MOVED : stats.moved).score;
     metrics.push(
       asyncIterationMetrics({
         seed,

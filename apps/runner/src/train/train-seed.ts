@@ -12,7 +12,7 @@ import { createOptimizer } from './optimizer.js';
 import { PolicyShiftMeter } from './policy-shift-meter.js';
 import { stepsBlocksOnly } from './policy-step.js';
 import { type SavedPolicy, savedPolicy } from './saved-policy.js';
-import type { Updater } from './updater.js';
+import { NOTHING_MOVED, type Updater } from './updater.js';
 
 /** One line of `metrics.ndjson`: the state after one training iteration of one seed. */
 export interface IterationMetrics {
@@ -85,7 +85,6 @@ export interface SeedResult {
 export const MAX_REPORTED_OBSERVATIONS = 64;
 
 const NO_SHIFT: PolicyShift = { klMean: 0, klMax: 0, tvMean: 0, tvMax: 0 };
-const NOTHING_MOVED = new Int32Array(0);
 
 /** The score the learning speed is measured at. */
 export const TARGET_PROBABILITY = 0.9;

@@ -24,6 +24,9 @@ export interface UpdateStats {
   readonly moved: Int32Array | null;
 }
 
+/** The moved rows to report when no update ran (`EpisodeEnv.evaluate`): none. */
+export const NOTHING_MOVED: Int32Array = new Int32Array(0);
+
 /** {@link UpdateStats} that an updater may refill in place. */
 export type MutableUpdateStats = { -readonly [K in keyof UpdateStats]: UpdateStats[K] };
 
