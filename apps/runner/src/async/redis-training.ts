@@ -16,7 +16,7 @@ import { createPolicy } from '../train/create-policy.js';
 import type { Episode } from '../train/episode.js';
 import { createOptimizer } from '../train/optimizer.js';
 import { savedPolicy } from '../train/saved-policy.js';
-import { NOTHING_MOVED } from '../train/updater.js';
+import { movedBy } from '../train/updater.js';
 import { type AsyncOptions, DEFAULT_WAIT_SECONDS } from './async-options.js';
 import { encodeKeyedPolicy } from './keyed-policy.js';
 import { ACTOR_VARIABLE, type ActorTask, POOL_NOTES, type PoolTask } from './redis-actor.js';
@@ -279,7 +279,7 @@ export async function trainRedisSeed(
           episodes: fresh,
           returnSum,
           // The rows the update moved (none without an update), so that the environment may keep the rest.
-          optimalProbability: env.evaluate(policy, stats === null ? NOTHING_MOVED : stats.moved).score,
+          optimalProbability: env.evaluate(policy, movedBy(stats)).score,
           regret: null,
           version,
           stats,

@@ -13,7 +13,7 @@ import type { Optimizer } from '../train/optimizer.js';
 import { createOptimizer } from '../train/optimizer.js';
 import type { Policy } from '../train/policy.js';
 import { type SavedPolicy, savedPolicy } from '../train/saved-policy.js';
-import { NOTHING_MOVED, type Updater, type UpdateStats } from '../train/updater.js';
+import { movedBy, type Updater, type UpdateStats } from '../train/updater.js';
 import { type AsyncOptions, baselineWeighting } from './async-options.js';
 import { RepeatedEpisodeEnv } from './repeated-episode-env.js';
 import { versionSpread } from './version-spread.js';
@@ -294,7 +294,7 @@ export function trainAsyncSeed(
       for (const v of snapshots.keys()) if (v < oldest) snapshots.delete(v);
     }
     // The rows the update moved (none without an update), so that the environment may keep the rest.
-    score = env.evaluate(policy, stats === null ? NOTHING_MOVED : stats.moved).score;
+    score = env.evaluate(policy, movedBy(stats)).score;
     metrics.push(
       asyncIterationMetrics({
         seed,

@@ -12,7 +12,7 @@ import { createOptimizer } from './optimizer.js';
 import { PolicyShiftMeter } from './policy-shift-meter.js';
 import { stepsBlocksOnly } from './policy-step.js';
 import { type SavedPolicy, savedPolicy } from './saved-policy.js';
-import { NOTHING_MOVED, type Updater } from './updater.js';
+import { movedBy, type Updater } from './updater.js';
 
 /** One line of `metrics.ndjson`: the state after one training iteration of one seed. */
 export interface IterationMetrics {
@@ -146,7 +146,7 @@ export function trainSeed(
     if (stats !== null) version++;
     const shift = stats === null ? NO_SHIFT : meter.measure(stats.moved, env.observationCount);
     // The rows the update moved (none without an update), so that the environment may keep the rest.
-    const evaluation = env.evaluate(policy, stats === null ? NOTHING_MOVED : stats.moved);
+    const evaluation = env.evaluate(policy, movedBy(stats));
     score = evaluation.score;
     if (samplesTo90 === null && score >= TARGET_PROBABILITY) samplesTo90 = samples;
     metrics.push({

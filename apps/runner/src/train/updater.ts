@@ -24,8 +24,18 @@ export interface UpdateStats {
   readonly moved: Int32Array | null;
 }
 
-/** The moved rows to report when no update ran (`EpisodeEnv.evaluate`): none. */
-export const NOTHING_MOVED: Int32Array = new Int32Array(0);
+const NOTHING_MOVED = new Int32Array(0);
+
+/**
+ * What an iteration moved, for `EpisodeEnv.evaluate`: the rows its update lists, none when no update ran,
+ * or null when the update may have moved any.
+ *
+ * @param stats - what the iteration's update returned (null: no update)
+ * @returns the moved rows, an empty list, or null
+ */
+export function movedBy(stats: UpdateStats | null): Int32Array | null {
+  return stats === null ? NOTHING_MOVED : stats.moved;
+}
 
 /** {@link UpdateStats} that an updater may refill in place. */
 export type MutableUpdateStats = { -readonly [K in keyof UpdateStats]: UpdateStats[K] };
