@@ -1,7 +1,8 @@
-import { generateLevel, type Level, SokobanEnv, type SokobanObservation, seededUniform } from '@ftw/sokoban';
+import { type Level, SokobanEnv, type SokobanObservation, seededUniform } from '@ftw/sokoban';
 import { scoreName } from '../train/describe-config.js';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from '../train/episode-env.js';
 import type { Policy } from '../train/policy.js';
+import { levelSet } from './level-set.js';
 import { PositionFeatures } from './position-features.js';
 import { positionGrid } from './position-grid.js';
 import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
@@ -39,9 +40,10 @@ function isFeaturePolicy(policy: Policy): policy is FeaturePolicy {
 
 /**
  * Sokoban levels from `@ftw/sokoban` as an {@link EpisodeEnv}: a fixed set of training levels and a
- * held-out set, generated (and certified solvable) from `levelSeed`; each episode plays a training level
- * drawn uniformly from the run's own seeded stream, until it is solved (terminated) or `maxSteps` steps
- * have passed (truncated).
+ * held-out set, generated (and certified solvable) from `levelSeed` once per process and shared by the
+ * environments of the configuration ({@link levelSet}); each episode plays a training level drawn
+ * uniformly from the run's own seeded stream, until it is solved (terminated) or `maxSteps` steps have
+ * passed (truncated).
  *
  * Observation ids number the (level, position) pairs met in training, densely in order of discovery, in
  * a {@link SokobanObservations} registry: the environment's own, or one shared by several environments
@@ -99,26 +101,16 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   ) {
     this.#config = config;
     this.#observations = observations;
-    const levelStream = seededUniform(config.levelSeed);
-    const options = {
-      width: config.size,
-      height: config.size,
-      boxes: config.boxes,
-      maxMoves: config.maxMoves,
-    };
-    const all = Array.from(
-      { length: config.levels + config.heldOut },
-      () => generateLevel(options, levelStream).level,
-    );
-    this.trainingLevels = all.slice(0, config.levels);
-    this.heldOutLevels = all.slice(config.levels);
+    const levels = levelSet(config);
+    this.trainingLevels = levels.training;
+    this.heldOutLevels = levels.heldOut;
     this.#uniform = seededUniform(seed);
     // The grids are read at once (a new position's features, a linear policy's evaluation) and never kept:
     // no copy per step.
     const envOptions = {
       maxSteps: config.maxSteps,
       reward: config.reward,
-      level: all[0]!,
+      level: levels.training[0]!,
       observationGrid: 'live',
     } as const;
     this.#env = new SokobanEnv(envOptions);
