@@ -15,6 +15,7 @@ import type { Policy } from '../train/policy.js';
 import { type SavedPolicy, savedPolicy } from '../train/saved-policy.js';
 import { movedBy, type Updater, type UpdateStats } from '../train/updater.js';
 import { type AsyncOptions, baselineWeighting } from './async-options.js';
+import { ParameterSnapshots } from './parameter-snapshots.js';
 import { RepeatedEpisodeEnv } from './repeated-episode-env.js';
 import { versionSpread } from './version-spread.js';
 import { type SelectionWeights, weightedSelector } from './weighted-selector.js';
@@ -229,7 +230,7 @@ export function trainAsyncSeed(
   const updater = learner.updater;
   const distribution = new ActionDistribution(env.numActions);
   const regretOf = env.stepRegret === undefined ? null : env.stepRegret.bind(env);
-  const snapshots = new Map<number, Float64Array>([[0, Float64Array.from(policy.parameters)]]);
+  const snapshots = new ParameterSnapshots(policy);
 
   const metrics: AsyncIterationMetrics[] = [];
   let version = 0;
@@ -252,7 +253,7 @@ export function trainAsyncSeed(
       } else if (options.hotLoad === 'step') {
         actor.version = visible;
       }
-      distribution.of(policy, actor.observation, snapshots.get(actor.version));
+      distribution.of(policy, actor.observation, snapshots.at(actor.version));
       if (regretOf !== null) iterationRegret += regretOf(actor.observation, distribution.probabilities);
       const action = distribution.sample(streams.policy());
       actor.observations.push(actor.observation);
@@ -287,11 +288,11 @@ export function trainAsyncSeed(
     const stats = updater.update(completed, version);
     if (stats !== null) {
       version++;
-      snapshots.set(version, Float64Array.from(policy.parameters));
+      snapshots.record(version, stats.moved);
       // Versions no actor can use any more: older than what actors may still hold or will load.
       let oldest = Math.max(0, version - options.lag);
       for (const a of actors) if (a.length > 0 && a.version < oldest) oldest = a.version;
-      for (const v of snapshots.keys()) if (v < oldest) snapshots.delete(v);
+      snapshots.release(oldest);
     }
     // The rows the update moved (none without an update), so that the environment may keep the rest.
     score = env.evaluate(policy, movedBy(stats)).score;
