@@ -39,8 +39,12 @@ export class ParameterSnapshots {
   readonly #byVersion = new Map<number, Held>();
   /** Released buffers, oldest version first. */
   #spare: Held[] = [];
-  /** What the update that made version k moved (null: any parameter), for the versions after the oldest buffer's. */
-  readonly #movedBy = new Map<number, Int32Array | null>();
+  /**
+   * What the update that made version `#firstMove + i` moved (null: any parameter) at `[i]`, for the
+   * versions after the oldest buffer's.
+   */
+  #moves: (Int32Array | null)[] = [];
+  #firstMove = 1;
   #version = 0;
 
   /** @param policy - the policy; its θ now is version 0 */
@@ -84,7 +88,7 @@ export class ParameterSnapshots {
     }
     const parameters = this.#policy.parameters;
     const length = parameters.length;
-    this.#movedBy.set(version, moved === null ? null : moved.slice());
+    this.#moves.push(moved === null ? null : moved.slice());
     const spare = this.#spare.pop();
     let buffer: Float64Array;
     if (spare === undefined || spare.buffer.length < length) {
@@ -126,7 +130,7 @@ export class ParameterSnapshots {
     const { buffer, version: from } = spare;
     const A = this.#policy.numActions;
     for (let k = from + 1; k <= to; k++) {
-      const moved = this.#movedBy.get(k)!;
+      const moved = this.#moves[k - this.#firstMove]!;
       if (moved === null) {
         buffer.set(parameters);
         return;
@@ -143,6 +147,10 @@ export class ParameterSnapshots {
     let oldest = this.#version;
     for (const v of this.#byVersion.keys()) if (v < oldest) oldest = v;
     for (const held of this.#spare) if (held.version < oldest) oldest = held.version;
-    for (const k of this.#movedBy.keys()) if (k <= oldest) this.#movedBy.delete(k);
+    const drop = oldest + 1 - this.#firstMove;
+    if (drop > 0) {
+      this.#moves.splice(0, drop);
+      this.#firstMove += drop;
+    }
   }
 }
