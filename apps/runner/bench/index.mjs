@@ -14,7 +14,9 @@
 // 4. Scaling with the observations a tabular policy knows (Sokoban's positions): the same sampled update
 //    with SGD, plus the policy-shift metric the runner records after it, for a policy of R = 10^2, 10^3,
 //    10^4, 10^5 rows (episodes over random observations). Goal: R = 10^5 within 2× of R = 10^2 (the
-//    update trains J·K rows and moves only theirs; the metric reads those rows alone).
+//    update trains J·K rows and moves only theirs; the metric reads those rows alone). The same again with
+//    what the asynchronous simulation adds per update: the version of θ its actors act with
+//    (ParameterSnapshots, lag 1). Goal: R = 10^5 within 2× of R = 10^2 (a version copies the rows moved).
 // Goals 1, 3 and 4 are then cross-checked in CPU time (interleaved rounds; printed, the exit code follows
 // the mitata figures).
 import { bench, do_not_optimize } from 'mitata';
@@ -28,6 +30,7 @@ const {
   createEnvironment,
   createOptimizer,
   FtwUpdater,
+  ParameterSnapshots,
   PolicyShiftMeter,
   REPRODUCE_CONFIG,
   seededStreams,
@@ -85,15 +88,17 @@ function fullPool(capacity, selection) {
 
 /**
  * An updater on a tabular policy that knows `rows` observations, with the runner's policy-shift meter,
- * its pool full (N = 128), and a function that makes one more iteration: push, update, shift.
+ * its pool full (N = 128), and a function that makes one more iteration: push, update, shift; with
+ * `versions`, also the snapshot of θ the simulated actors act with, one version behind (lag 1).
  */
-function knowing(rows) {
+function knowing(rows, versions = false) {
   const config = REPRODUCE_CONFIG;
   const streams = seededStreams(2);
   const policy = new TabularPolicy(2, rows);
   const optimizer = createOptimizer('sgd', config.lr);
   const updater = new FtwUpdater(config, policy, optimizer, configSelector(config, streams.selection));
   const meter = new PolicyShiftMeter(policy, stepsBlocksOnly(policy, optimizer));
+  const snapshots = versions ? new ParameterSnapshots(policy) : undefined;
   const episodes = Array.from({ length: 4096 }, (_, i) => [
     {
       length: 1,
@@ -113,6 +118,10 @@ function knowing(rows) {
     if (stats !== null) {
       version++;
       do_not_optimize(meter.measure(stats.moved, rows));
+      if (snapshots !== undefined) {
+        snapshots.record(version, stats.moved);
+        snapshots.release(version - 1);
+      }
     }
     return version;
   };
@@ -123,6 +132,9 @@ function knowing(rows) {
 const ROWS = [100, 1_000, 10_000, 100_000];
 const tabular = new Map(ROWS.map((r) => [r, knowing(r)]));
 const tabularName = (r) => `ftw update + policy shift, tabular policy of ${r.toLocaleString('en-US')} rows`;
+const versioned = new Map(ROWS.map((r) => [r, knowing(r, true)]));
+const versionedName = (r) =>
+  `ftw update + policy shift + actors' version, tabular policy of ${r.toLocaleString('en-US')} rows`;
 
 const sampled = new Map(SIZES.map((n) => [n, fullPool(n, 'sampled')]));
 const expected = new Map(SIZES.map((n) => [n, fullPool(n, 'expected')]));
@@ -132,6 +144,7 @@ function register() {
   for (const n of SIZES) bench(name('sampled', n), () => do_not_optimize(sampled.get(n)()));
   for (const n of SIZES) bench(name('expected', n), () => do_not_optimize(expected.get(n)()));
   for (const r of ROWS) bench(tabularName(r), () => do_not_optimize(tabular.get(r)()));
+  for (const r of ROWS) bench(versionedName(r), () => do_not_optimize(versioned.get(r)()));
   bench('240 rollouts, no learning (floor)', () => do_not_optimize(rollouts()));
   bench('ftw reproduce, one seed (240 iterations)', () => do_not_optimize(trainSeed(REPRODUCE_CONFIG, 0)));
 }
@@ -164,6 +177,11 @@ const goalsMet = await runAndReport(register, [
   ...ROWS.slice(1).map((r) => ({
     target: tabularName(r),
     floor: tabularName(100),
+    ...(r === 100_000 ? { goal: 2 } : { note: 'for scale' }),
+  })),
+  ...ROWS.slice(1).map((r) => ({
+    target: versionedName(r),
+    floor: versionedName(100),
     ...(r === 100_000 ? { goal: 2 } : { note: 'for scale' }),
   })),
   {
