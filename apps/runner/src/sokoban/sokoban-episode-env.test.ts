@@ -163,17 +163,42 @@ describe('SokobanEpisodeEnv', () => {
     expect(play(1)).toEqual(a);
   });
 
-  it("computes each position's features from its own board (the environments hand out their live boards)", () => {
-    const env = played(new SokobanEpisodeEnv(SMALL, 3), 300, (t) => t * 5 + (t >> 3));
-    expect(env.observationCount).toBeGreaterThan(20);
-    const expected = new Float32Array(FEATURE_COUNT);
-    for (let id = 0; id < env.observationCount; id++) {
-      const name = env.positionName(id);
-      const bar = name.indexOf('|');
-      const level = env.trainingLevels[Number(name.slice(0, bar))]!;
-      sokobanFeatures(positionGrid(level, name.slice(bar + 1)), level.width, level.height, expected);
-      expect(env.featureData.subarray(id * FEATURE_COUNT, (id + 1) * FEATURE_COUNT)).toEqual(expected);
+  it("computes each position's features from its own board, read from the start or first read late", () => {
+    // Read from the start: each from the live board the environment hands out as it meets the position.
+    // First read after the play: from the boards rebuilt from the levels and keys.
+    for (const early of [true, false]) {
+      const env = new SokobanEpisodeEnv({ ...SMALL, levelSeed: 5 }, 3);
+      if (early) expect(env.featureData).toHaveLength(0); // turns them on; no position met yet
+      played(env, 300, (t) => t * 5 + (t >> 3));
+      expect(env.observationCount).toBeGreaterThan(20);
+      const expected = new Float32Array(FEATURE_COUNT);
+      for (let id = 0; id < env.observationCount; id++) {
+        const name = env.positionName(id);
+        const bar = name.indexOf('|');
+        const level = env.trainingLevels[Number(name.slice(0, bar))]!;
+        sokobanFeatures(positionGrid(level, name.slice(bar + 1)), level.width, level.height, expected);
+        expect(env.featureData.subarray(id * FEATURE_COUNT, (id + 1) * FEATURE_COUNT)).toEqual(expected);
+      }
     }
+  });
+
+  it('computes no feature for a tabular policy, which never reads them', () => {
+    const config = {
+      ...REPRODUCE_CONFIG,
+      environment: SMALL,
+      iterations: 40,
+      rollouts: 2,
+      policy: 'tabular' as const,
+    };
+    const env = new SokobanEpisodeEnv(SMALL, 0);
+    const before = env.featureBytes;
+    trainSeed(config, 0, undefined, env);
+    expect(env.observationCount).toBeGreaterThan(10);
+    expect(env.featureBytes).toBe(before);
+    // A linear policy reads them: they grow with the positions met.
+    const linear = new SokobanEpisodeEnv(SMALL, 0);
+    trainSeed({ ...config, policy: 'linear', optimizer: 'adam', lr: 0.05 }, 0, undefined, linear);
+    expect(linear.featureBytes).toBeGreaterThanOrEqual(linear.observationCount * FEATURE_COUNT * 4);
   });
 
   it('keeps training and held-out levels apart and the same for every run seed', () => {

@@ -208,13 +208,19 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
     return this.idsOfPositions([name])[0]!;
   }
 
-  /** The features of every id, {@link FEATURE_COUNT} per id, row-major (replaced when it grows). */
+  /**
+   * The features of every id, {@link FEATURE_COUNT} per id, row-major (replaced when it grows). The first
+   * read turns features on in the registry (see {@link SokobanObservations.wantFeatures}): a tabular
+   * policy never reads them, so a run with one computes none.
+   */
   get featureData(): Float32Array {
+    if (!this.#observations.featuresWanted) this.#observations.wantFeatures(this.trainingLevels);
     return this.#observations.featureData;
   }
 
-  /** The same features without their zeros (see {@link SokobanObservations.sparseFeatures}). */
+  /** The same features without their zeros (see {@link SokobanObservations.sparseFeatures}); turns them on too. */
   get sparseFeatures(): SparseFeatures {
+    if (!this.#observations.featuresWanted) this.#observations.wantFeatures(this.trainingLevels);
     return this.#observations.sparseFeatures;
   }
 

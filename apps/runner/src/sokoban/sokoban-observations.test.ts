@@ -1,5 +1,6 @@
 import { parseLevel } from '@ftw/sokoban';
 import { describe, expect, it } from 'vitest';
+import { positionGrid } from './position-grid.js';
 import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
 import { SokobanObservations } from './sokoban-observations.js';
 
@@ -8,6 +9,7 @@ describe('SokobanObservations', () => {
     const a = parseLevel('######\n#@ $.#\n######');
     const b = parseLevel('######\n# @$.#\n######');
     const ids = new SokobanObservations();
+    ids.wantFeatures([]);
     expect(ids.find(0, 'k')).toBeUndefined();
     expect(ids.idOf(0, 'k', a.grid, 6, 3)).toBe(0);
     // The same key on another level is another position.
@@ -35,5 +37,56 @@ describe('SokobanObservations', () => {
       sokobanFeatures(grid, 6, 3, expected);
       expect(ids.featureData.subarray(id * FEATURE_COUNT, (id + 1) * FEATURE_COUNT)).toEqual(expected);
     }
+  });
+
+  it('computes no feature until asked, then those of the positions met before from their levels', () => {
+    const level = parseLevel('#######\n#@ $ .#\n#     #\n#######');
+    const other = parseLevel('#######\n# @$ .#\n#     #\n#######');
+    // Two positions of each level: the start, and the player moved (key: player cell, then box cell).
+    const positions = [
+      { level: 0, key: String.fromCharCode(8, 10) },
+      { level: 1, key: String.fromCharCode(9, 10) },
+      { level: 0, key: String.fromCharCode(16, 10) },
+      { level: 1, key: String.fromCharCode(17, 10) },
+    ];
+    const levels = [level, other];
+    const lazy = new SokobanObservations();
+    const eager = new SokobanObservations();
+    eager.wantFeatures(levels);
+    for (const [i, { level: l, key }] of positions.entries()) {
+      const grid = positionGrid(levels[l]!, key);
+      if (i === 2) {
+        expect(lazy.featuresWanted).toBe(false);
+        expect(lazy.featureData).toHaveLength(0);
+        expect(lazy.sparseFeatures.rowStart[1]).toBe(0);
+        lazy.wantFeatures(levels);
+      }
+      lazy.idOf(l, key, grid, 7, 4);
+      eager.idOf(l, key, grid, 7, 4);
+    }
+    expect(lazy.featuresWanted).toBe(true);
+    const rows = positions.length * FEATURE_COUNT;
+    expect(lazy.featureData.subarray(0, rows)).toEqual(eager.featureData.subarray(0, rows));
+    const expected = new Float32Array(FEATURE_COUNT);
+    sokobanFeatures(level.grid, 7, 4, expected);
+    expect(lazy.featureData.subarray(0, FEATURE_COUNT)).toEqual(expected);
+    const sparse = (ids: SokobanObservations) => {
+      const { rowStart, columns, values } = ids.sparseFeatures;
+      const end = rowStart[positions.length]!;
+      return [
+        Array.from(rowStart.subarray(0, positions.length + 1)),
+        columns.slice(0, end),
+        values.slice(0, end),
+      ];
+    };
+    expect(sparse(lazy)).toEqual(sparse(eager));
+    // Asking again changes nothing; a level missing for a position met before is refused, nothing computed.
+    lazy.wantFeatures([]);
+    const late = new SokobanObservations();
+    late.idOf(1, positions[1]!.key, positionGrid(other, positions[1]!.key), 7, 4);
+    expect(() => late.wantFeatures([level])).toThrow(
+      /levels must hold training level 1 \(of id 0\), got 1 levels/,
+    );
+    expect(late.featuresWanted).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import type { Level } from '@ftw/sokoban';
+import { positionGrid } from './position-grid.js';
 import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
 import { appendRow, type GrowingRows, growingRows, type SparseFeatures } from './sparse-features.js';
 
@@ -6,7 +8,8 @@ const float32 = (length: number): Float32Array => new Float32Array(length);
 /**
  * The observation ids of Sokoban training positions and their features: ids number the (training level,
  * position) pairs densely in order of discovery, and each id's {@link FEATURE_COUNT} egocentric features
- * are kept (4 bytes each) for a linear policy.
+ * are kept (4 bytes each) for a linear policy, once one asks for them ({@link SokobanObservations.wantFeatures}):
+ * a tabular policy never reads them, and they take about 15 times its own bytes per position.
  *
  * One registry may be shared by several `SokobanEpisodeEnv`s of the same level set (same `levelSeed`,
  * so training level i is the same level in each): the simulated actors of one asynchronous run hand the
@@ -18,6 +21,7 @@ const float32 = (length: number): Float32Array => new Float32Array(length);
  * ```ts
  * const { grid } = parseLevel('######\n#@ $.#\n######');
  * const ids = new SokobanObservations();
+ * ids.wantFeatures([]); // features from now on (no position met yet, so no level needed)
  * ids.idOf(0, 'a', grid, 6, 3); // 0 (new)
  * ids.idOf(1, 'a', grid, 6, 3); // 1 (same position key, another level)
  * ids.idOf(0, 'a', grid, 6, 3); // 0 (known)
@@ -32,7 +36,9 @@ export class SokobanObservations {
   readonly #names: string[] = [];
   /** The training level of each id. */
   readonly #levels: number[] = [];
-  #features = new Float32Array(64 * FEATURE_COUNT);
+  /** Whether features are computed (see `wantFeatures`); until then the arrays below stay empty. */
+  #featuresWanted = false;
+  #features = new Float32Array(0);
   // The same features without their zeros (see SparseFeatures); one object, its arrays replaced as they
   // grow, so that a policy reading it per row allocates nothing.
   readonly #sparse: GrowingRows<Float32Array> = growingRows(float32);
@@ -42,14 +48,49 @@ export class SokobanObservations {
     return this.#names.length;
   }
 
-  /** The features of every id, {@link FEATURE_COUNT} per id, row-major (replaced when it grows). */
+  /** Whether the features of the ids are computed (see {@link SokobanObservations.wantFeatures}). */
+  get featuresWanted(): boolean {
+    return this.#featuresWanted;
+  }
+
+  /**
+   * Computes the features of every id from now on: of each new id from the grid `idOf` is given, and now,
+   * of the ids handed out before, from their boards rebuilt from their training levels and keys
+   * ({@link positionGrid}, tile for tile the board `SokobanEnv` showed). Nothing happens once they are on.
+   *
+   * @param levels - the training levels of the registry's level set (index = the level of `idOf`)
+   * @throws RangeError when an id's level is not in `levels`; no feature is computed then
+   */
+  wantFeatures(levels: readonly Level[]): void {
+    if (this.#featuresWanted) return;
+    for (let id = 0; id < this.count; id++) {
+      if (levels[this.#levels[id]!] === undefined) {
+        throw new RangeError(
+          `levels must hold training level ${this.#levels[id]} (of id ${id}), got ${levels.length} levels`,
+        );
+      }
+    }
+    this.#featuresWanted = true;
+    for (let id = 0; id < this.count; id++) {
+      const level = levels[this.#levels[id]!]!;
+      const name = this.#names[id]!;
+      const grid = positionGrid(level, name.slice(name.indexOf('|') + 1));
+      this.#addFeatures(id, grid, level.width, level.height);
+    }
+  }
+
+  /**
+   * The features of every id, {@link FEATURE_COUNT} per id, row-major (replaced when it grows); empty
+   * until features are wanted.
+   */
   get featureData(): Float32Array {
     return this.#features;
   }
 
   /**
    * The features of every id without their zeros, as compressed rows (see {@link SparseFeatures}): one
-   * object for the registry's life, whose arrays are replaced when they grow.
+   * object for the registry's life, whose arrays are replaced when they grow; no row until features are
+   * wanted.
    */
   get sparseFeatures(): SparseFeatures {
     return this.#sparse;
@@ -92,7 +133,7 @@ export class SokobanObservations {
   }
 
   /**
-   * The id of a training position, created (with its features) when first met.
+   * The id of a training position, created (with its features, when wanted) when first met.
    *
    * @param level - the training level's index
    * @param key - the position's key
@@ -110,13 +151,18 @@ export class SokobanObservations {
     ids.set(key, id);
     this.#names.push(`${level}|${key}`);
     this.#levels.push(level);
+    if (this.#featuresWanted) this.#addFeatures(id, grid, width, height);
+    return id;
+  }
+
+  /** Computes the features of `id` (the next row) from its board. */
+  #addFeatures(id: number, grid: Uint8Array, width: number, height: number): void {
     if ((id + 1) * FEATURE_COUNT > this.#features.length) {
-      const grown = new Float32Array(2 * this.#features.length);
+      const grown = new Float32Array(Math.max(64 * FEATURE_COUNT, 2 * this.#features.length));
       grown.set(this.#features);
       this.#features = grown;
     }
     sokobanFeatures(grid, width, height, this.#features, id * FEATURE_COUNT);
     appendRow(this.#sparse, id, this.#features, id * FEATURE_COUNT, float32);
-    return id;
   }
 }
