@@ -1,8 +1,26 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeKeyedPolicy, KeyedPolicyReader } from './keyed-policy.js';
+import { encodeKeyedPolicy, KeyedPolicyReader, KeyedPolicyWriter } from './keyed-policy.js';
 
 const namesOf = (list: readonly string[]) => ({ count: list.length, nameOf: (id: number) => list[id]! });
+
+/** The documented layout, field by field: u32 N, u32 P, P f64, then per name a u16 length and u16 units. */
+function layout(parameters: readonly number[], names: readonly string[]): number[] {
+  const bytes: number[] = [];
+  const push = (size: number, write: (view: DataView) => void) => {
+    const view = new DataView(new ArrayBuffer(size));
+    write(view);
+    bytes.push(...new Uint8Array(view.buffer));
+  };
+  push(4, (v) => v.setUint32(0, names.length, true));
+  push(4, (v) => v.setUint32(0, parameters.length, true));
+  for (const x of parameters) push(8, (v) => v.setFloat64(0, x, true));
+  for (const n of names) {
+    push(2, (v) => v.setUint16(0, n.length, true));
+    for (let i = 0; i < n.length; i++) push(2, (v) => v.setUint16(0, n.charCodeAt(i), true));
+  }
+  return bytes;
+}
 
 /** Names as actors make them: a level, '|', then cells as UTF-16 units (any unit, control ones included). */
 const name = fc
@@ -30,6 +48,57 @@ describe('encodeKeyedPolicy and KeyedPolicyReader', () => {
         },
       ),
     );
+  });
+
+  it('writes version after version the layout, reading each name once', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(name, { maxLength: 60 }),
+        fc.array(fc.tuple(fc.nat(), fc.array(fc.double(), { maxLength: 24 })), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        (names, versions) => {
+          const writer = new KeyedPolicyWriter();
+          const reader = new KeyedPolicyReader();
+          let known = 0;
+          const reads: number[] = [];
+          for (const [grow, theta] of versions) {
+            known = Math.min(names.length, known + (grow % 12));
+            const bytes = writer.encode(Float64Array.from(theta), {
+              count: known,
+              nameOf: (id) => {
+                reads.push(id);
+                return names[id]!;
+              },
+            });
+            expect(Array.from(bytes)).toEqual(layout(theta, names.slice(0, known)));
+            expect(
+              Array.from(encodeKeyedPolicy(Float64Array.from(theta), namesOf(names.slice(0, known)))),
+            ).toEqual(Array.from(bytes));
+            expect(Array.from(reader.load(bytes)).map(String)).toEqual(theta.map(String));
+          }
+          // Each name read once, in order.
+          expect(reads).toEqual(Array.from({ length: known }, (_, id) => id));
+        },
+      ),
+    );
+  });
+
+  it('refuses names that fall or a name too long, and keeps nothing of that call', () => {
+    const writer = new KeyedPolicyWriter();
+    writer.encode(Float64Array.of(1), namesOf(['0|a', '0|b']));
+    expect(() => writer.encode(Float64Array.of(1), namesOf(['0|a']))).toThrow(
+      'names.count must not fall (names are only appended): 2 before, got 1',
+    );
+    expect(() => writer.encode(Float64Array.of(1), namesOf(['0|a', '0|b', 'x'.repeat(70_000)]))).toThrow(
+      'name 2 must have at most 65535 code units, got 70000',
+    );
+    expect(() => writer.encode(Float64Array.of(1), { count: 2.5, nameOf: () => '' })).toThrow(
+      'names.count must be an integer >= 0, got 2.5',
+    );
+    const next = ['0|a', '0|b', '1|c'];
+    expect(Array.from(writer.encode(Float64Array.of(2, 3), namesOf(next)))).toEqual(layout([2, 3], next));
   });
 
   it('lays the bytes out as documented', () => {

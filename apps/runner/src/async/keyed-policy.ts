@@ -1,6 +1,12 @@
 /** Bytes before θ: the number of named rows and the number of parameters, u32 each. */
 const HEADER = 8;
 
+/** What names a keyed policy: how many, and the name of each learner id. */
+export interface PositionNames {
+  readonly count: number;
+  nameOf(id: number): string;
+}
+
 /**
  * A tabular policy over Sokoban positions as the learner of a Redis run publishes it: θ (one row of logits
  * per position, in the learner's numbering) followed by the name of every position the learner has
@@ -9,7 +15,7 @@ const HEADER = 8;
  *
  * Layout, little-endian: u32 N (names), u32 P (parameters), P f64 (θ), then N entries of a u16 length L
  * and L u16 code units. Names are only ever appended (a learner never renumbers), so a reader decodes each
- * name once, whatever the number of versions it loads.
+ * name once, whatever the number of versions it loads, and a {@link KeyedPolicyWriter} encodes each once.
  *
  * @param parameters - θ, rows of the learner's ids (it may hold fewer rows than there are names: a row not
  *   made yet is all 0)
@@ -24,37 +30,83 @@ const HEADER = 8;
  * reader.rowOf('0|\t\n'); // 0
  * ```
  */
-export function encodeKeyedPolicy(
-  parameters: Float64Array,
-  names: { readonly count: number; nameOf(id: number): string },
-): Uint8Array {
-  const { count } = names;
-  if (!Number.isInteger(count) || count < 0) {
-    throw new RangeError(`names.count must be an integer >= 0, got ${String(count)}`);
-  }
-  const all = Array.from({ length: count }, (_, id) => names.nameOf(id));
-  let units = 0;
-  for (const [id, name] of all.entries()) {
-    if (name.length > 0xffff) {
-      throw new RangeError(`name ${id} must have at most 65535 code units, got ${name.length}`);
+export function encodeKeyedPolicy(parameters: Float64Array, names: PositionNames): Uint8Array {
+  return new KeyedPolicyWriter().encode(parameters, names);
+}
+
+/**
+ * Writes the policies of one learner, version after version, in {@link encodeKeyedPolicy}'s layout: the
+ * name entries are encoded once, when a name first appears, and copied as bytes into every later version,
+ * so a version costs its θ and a copy of the names' bytes, not a name lookup and a loop over code units
+ * per position.
+ *
+ * The learner's names must be append-only: id i keeps its name, and a later version has at least as many.
+ *
+ * @example
+ * ```ts
+ * const writer = new KeyedPolicyWriter();
+ * writer.encode(Float64Array.of(0.5, -0.5), { count: 1, nameOf: () => '0|a' }); // encodes '0|a'
+ * writer.encode(Float64Array.of(1, -1, 0, 0), { count: 2, nameOf: (id) => ['0|a', '0|b'][id]! }); // only '0|b'
+ * ```
+ */
+export class KeyedPolicyWriter {
+  /** The entries of the names encoded so far (u16 length, then u16 code units), `#length` bytes. */
+  #entries = new Uint8Array(256);
+  #length = 0;
+  #count = 0;
+
+  /**
+   * @param parameters - θ, rows of the learner's ids
+   * @param names - the number of names, and the name of each learner id (those below the count of the
+   *   last call are not read again)
+   * @returns the bytes to publish
+   * @throws RangeError when `names.count` is not an integer, or is below the count of the last call (names
+   *   are only appended), or a new name is longer than 65,535 code units; nothing is kept from the call then
+   */
+  encode(parameters: Float64Array, names: PositionNames): Uint8Array {
+    const { count } = names;
+    if (!Number.isInteger(count) || count < 0) {
+      throw new RangeError(`names.count must be an integer >= 0, got ${String(count)}`);
     }
-    units += 1 + name.length;
+    if (count < this.#count) {
+      throw new RangeError(
+        `names.count must not fall (names are only appended): ${this.#count} before, got ${count}`,
+      );
+    }
+    const added: string[] = [];
+    let length = this.#length;
+    for (let id = this.#count; id < count; id++) {
+      const name = names.nameOf(id);
+      if (name.length > 0xffff) {
+        throw new RangeError(`name ${id} must have at most 65535 code units, got ${name.length}`);
+      }
+      added.push(name);
+      length += 2 + 2 * name.length;
+    }
+    if (length > this.#entries.length) {
+      const grown = new Uint8Array(Math.max(length, 2 * this.#entries.length));
+      grown.set(this.#entries.subarray(0, this.#length));
+      this.#entries = grown;
+    }
+    const entries = new DataView(this.#entries.buffer);
+    let at = this.#length;
+    for (const name of added) {
+      entries.setUint16(at, name.length, true);
+      at += 2;
+      for (let i = 0; i < name.length; i++, at += 2) entries.setUint16(at, name.charCodeAt(i), true);
+    }
+    this.#length = length;
+    this.#count = count;
+
+    const start = HEADER + 8 * parameters.length;
+    const bytes = new Uint8Array(start + length);
+    const view = new DataView(bytes.buffer);
+    view.setUint32(0, count, true);
+    view.setUint32(4, parameters.length, true);
+    for (let i = 0; i < parameters.length; i++) view.setFloat64(HEADER + 8 * i, parameters[i]!, true);
+    bytes.set(this.#entries.subarray(0, length), start);
+    return bytes;
   }
-  const bytes = new Uint8Array(HEADER + 8 * parameters.length + 2 * units);
-  const view = new DataView(bytes.buffer);
-  view.setUint32(0, count, true);
-  view.setUint32(4, parameters.length, true);
-  let at = HEADER;
-  for (const value of parameters) {
-    view.setFloat64(at, value, true);
-    at += 8;
-  }
-  for (const name of all) {
-    view.setUint16(at, name.length, true);
-    at += 2;
-    for (let i = 0; i < name.length; i++, at += 2) view.setUint16(at, name.charCodeAt(i), true);
-  }
-  return bytes;
 }
 
 /**

@@ -18,7 +18,7 @@ import { createOptimizer } from '../train/optimizer.js';
 import { savedPolicy } from '../train/saved-policy.js';
 import { movedBy } from '../train/updater.js';
 import { type AsyncOptions, DEFAULT_WAIT_SECONDS } from './async-options.js';
-import { encodeKeyedPolicy } from './keyed-policy.js';
+import { KeyedPolicyWriter } from './keyed-policy.js';
 import { ACTOR_VARIABLE, type ActorTask, POOL_NOTES, type PoolTask } from './redis-actor.js';
 import type { AsyncIterationMetrics, AsyncSeedResult } from './train-async-seed.js';
 import { asyncEnvironment, asyncIterationMetrics, asyncLearner } from './train-async-seed.js';
@@ -130,7 +130,7 @@ export function learnerEpisode(t: MirroredTrajectory, sokoban: SokobanEpisodeEnv
  * per `rollouts` inserts, tolerance 1, so the actors run at most about one iteration ahead), updates with
  * the configured method on those episodes, and publishes the new policy. With `--env sokoban` the actors
  * send positions by name and the learner numbers them ({@link learnerEpisode}); a tabular policy is then
- * published with the name of each row ({@link encodeKeyedPolicy}). Before each update the learner scores
+ * published with the name of each row ({@link KeyedPolicyWriter}). Before each update the learner scores
  * again every arrived step taken with its current version (`behaviourCheck`).
  * Not reproducible bit for bit (the interleaving of processes decides which versions act); the
  * deterministic simulation is {@link trainAsyncSeed}.
@@ -181,12 +181,13 @@ export async function trainRedisSeed(
   const sokoban = env instanceof SokobanEpisodeEnv ? env : null;
   const names = sokoban === null || config.policy === 'linear' ? null : sokoban;
   let version = 0;
+  const writer = new KeyedPolicyWriter();
   const publish = () =>
     pool.publishPolicy(
       version,
       names === null
         ? new Uint8Array(Float64Array.from(policy.parameters).buffer)
-        : encodeKeyedPolicy(policy.parameters, {
+        : writer.encode(policy.parameters, {
             count: names.observationCount,
             nameOf: (id) => names.positionName(id),
           }),
