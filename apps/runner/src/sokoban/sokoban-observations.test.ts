@@ -1,8 +1,9 @@
+import { fc, test } from '@fast-check/vitest';
 import { parseLevel } from '@ftw/sokoban';
 import { describe, expect, it } from 'vitest';
 import { positionGrid } from './position-grid.js';
 import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
-import { SokobanObservations } from './sokoban-observations.js';
+import { mapKey, SokobanObservations } from './sokoban-observations.js';
 
 describe('SokobanObservations', () => {
   it('numbers (level, key) pairs in order of discovery, one id per pair, and finds them without creating any', () => {
@@ -88,5 +89,67 @@ describe('SokobanObservations', () => {
       /levels must hold training level 1 \(of id 0\), got 1 levels/,
     );
     expect(late.featuresWanted).toBe(false);
+  });
+
+  /** Keys as SokobanEnv makes them (a few cells) and others: long ones, codes at and past 1023, 0. */
+  const keyArbitrary = fc
+    .array(
+      fc.oneof(
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 1020, max: 1026 }),
+        fc.integer({ min: 0, max: 0xffff }),
+      ),
+      {
+        maxLength: 5,
+      },
+    )
+    .map((codes) => String.fromCharCode(...codes));
+
+  test.prop([
+    fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), keyArbitrary, fc.boolean()), { maxLength: 200 }),
+  ])('numbers (level, key) pairs as a map of their names would, whatever the keys', (calls) => {
+    const ids = new SokobanObservations();
+    const reference = new Map<string, number>();
+    const grid = new Uint8Array(0);
+    for (const [level, key, create] of calls) {
+      const name = JSON.stringify([level, key]);
+      if (create) {
+        if (!reference.has(name)) reference.set(name, reference.size);
+        expect(ids.idOf(level, key, grid, 0, 0)).toBe(reference.get(name));
+      } else {
+        expect(ids.find(level, key)).toBe(reference.get(name));
+      }
+    }
+    expect(ids.count).toBe(reference.size);
+  });
+
+  test.prop([keyArbitrary, keyArbitrary])(
+    'mapKey is one-to-one, and a small integer for short keys',
+    (a, b) => {
+      if (a !== b) expect(mapKey(a)).not.toBe(mapKey(b));
+      const packed = mapKey(a);
+      const short = a.length <= 3 && [...a].every((c) => c.charCodeAt(0) < 1023);
+      expect(typeof packed).toBe(short ? 'number' : 'string');
+      if (typeof packed === 'number') expect(packed).toBeLessThan(2 ** 30);
+    },
+  );
+
+  it('mapKey keeps apart keys that differ by a trailing 0 or by length, up to the last packed code', () => {
+    const keys = [
+      '',
+      '\0',
+      '\0\0',
+      '\0\0\0',
+      '\u0001\u0002',
+      '\u0001\u0002\0',
+      '\u03fe\u03fe\u03fe',
+      '\u03ff',
+      '\0\u0001',
+    ];
+    const packed = keys.map(mapKey);
+    expect(new Set(packed).size).toBe(keys.length);
+    expect(mapKey('\u03fe\u03fe\u03fe')).toBe(2 ** 30 - 1);
+    expect(mapKey('\u03ff')).toBe('\u03ff');
+    expect(mapKey('abcd')).toBe('abcd');
   });
 });

@@ -6,6 +6,28 @@ import { appendRow, type GrowingRows, growingRows, type SparseFeatures } from '.
 const float32 = (length: number): Float32Array => new Float32Array(length);
 
 /**
+ * What a position's key is looked up by: a key of at most 3 cells (the player and up to 2 boxes) below
+ * 1023 as one integer, Σ_i (code_i + 1) · 1024^i, below 2^30; any other key as itself. The integer is
+ * one-to-one (its base-1024 digits are the codes + 1, never 0, so the length shows too), and a number is
+ * never equal to a string, so the two kinds share a map. Why: V8 finds a small integer in a large `Map`
+ * several times faster than a string just built (about 0.1–0.3 µs against 0.9 µs in a probe of 100 maps
+ * of 1,500 keys).
+ *
+ * @param key - the position's key
+ * @returns its map key
+ */
+export function mapKey(key: string): number | string {
+  if (key.length > 3) return key;
+  let packed = 0;
+  for (let i = key.length - 1; i >= 0; i--) {
+    const code = key.charCodeAt(i);
+    if (code >= 1023) return key;
+    packed = packed * 1024 + code + 1;
+  }
+  return packed;
+}
+
+/**
  * The observation ids of Sokoban training positions and their features: ids number the (training level,
  * position) pairs densely in order of discovery, and each id's {@link FEATURE_COUNT} egocentric features
  * are kept (4 bytes each) for a linear policy, once one asks for them ({@link SokobanObservations.wantFeatures}):
@@ -31,8 +53,8 @@ const float32 = (length: number): Float32Array => new Float32Array(length);
  * ```
  */
 export class SokobanObservations {
-  /** Per training level, its positions' ids by key (looked up by the key itself: no name built per step). */
-  readonly #ids: (Map<string, number> | undefined)[] = [];
+  /** Per training level, its positions' ids by {@link mapKey} of their keys (no name built per step). */
+  readonly #ids: (Map<number | string, number> | undefined)[] = [];
   readonly #names: string[] = [];
   /** The training level of each id. */
   readonly #levels: number[] = [];
@@ -129,7 +151,7 @@ export class SokobanObservations {
    * @returns the id of a known position, or undefined (never creates one)
    */
   find(level: number, key: string): number | undefined {
-    return this.#ids[level]?.get(key);
+    return this.#ids[level]?.get(mapKey(key));
   }
 
   /**
@@ -145,10 +167,11 @@ export class SokobanObservations {
   idOf(level: number, key: string, grid: Uint8Array, width: number, height: number): number {
     let ids = this.#ids[level];
     if (ids === undefined) this.#ids[level] = ids = new Map();
-    const known = ids.get(key);
+    const packed = mapKey(key);
+    const known = ids.get(packed);
     if (known !== undefined) return known;
     const id = this.#names.length;
-    ids.set(key, id);
+    ids.set(packed, id);
     this.#names.push(`${level}|${key}`);
     this.#levels.push(level);
     if (this.#featuresWanted) this.#addFeatures(id, grid, width, height);
