@@ -214,13 +214,13 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
    * policy never reads them, so a run with one computes none.
    */
   get featureData(): Float32Array {
-    if (!this.#observations.featuresWanted) this.#observations.wantFeatures(this.trainingLevels);
+    this.#observations.wantFeatures(this.trainingLevels);
     return this.#observations.featureData;
   }
 
   /** The same features without their zeros (see {@link SokobanObservations.sparseFeatures}); turns them on too. */
   get sparseFeatures(): SparseFeatures {
-    if (!this.#observations.featuresWanted) this.#observations.wantFeatures(this.trainingLevels);
+    this.#observations.wantFeatures(this.trainingLevels);
     return this.#observations.sparseFeatures;
   }
 
