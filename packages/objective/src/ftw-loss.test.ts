@@ -242,11 +242,15 @@ describe('ftwLoss', () => {
   test.prop([problem(extremeLogit)])('gives every row a gradient that sums to zero', (p) => {
     // Softmax gradients are invariant to adding a constant to a row's logits, so each row's gradient sums
     // to 0 in exact arithmetic. In floating point a row's gradient is w·(p − e) + β·(KL terms), and each
-    // KL term p_j·(d_j − KL), d_j = log p_j − log q_j, carries an absolute error of a few ε·max|d| (the
-    // cancellation d_j − KL is exact in value but not in its rounded inputs). Summing `actions` such
-    // terms gives |Σ| <= (actions + 3)·ε·(w + β)·(1 + 2·max|d|), bounded here with 8·actions·ε and
-    // max|d| <= max|log p| + max|log q|. (Worst seen: 4e-12 for reference log-probabilities near −2000,
-    // where a bound without max|d| failed.)
+    // KL term is p_j·(d_j − KL), d_j = log p_j − log q_j. The kernel forms d_j − KL as
+    // (z_j − r_j) − (lse − shift + KL), r the reference row it is given (raw logits or log-probabilities;
+    // none for the uniform reference), so each term carries an absolute error of a few ε times the
+    // magnitudes it subtracts: |z_j − r_j| <= max|z| + max|r| and |lse − shift + KL| <= max|z| + max|r|
+    // + 2·log(actions) + max|d|. Their sum D <= max|d| + 2·(max|z| + max|r| + log(actions)) can be far
+    // above max|d|: logits [0, 0] against reference logits near −1000 give d_j ≈ ±0.002 but subtract
+    // numbers near 1000 (a seed found |Σ| = 79ε there, above a bound that used max|d| alone). Summing
+    // `actions` terms gives |Σ| <= (actions + 3)·ε·(w + β)·(1 + 2·D), bounded here with 8·actions·ε, and
+    // max|d| <= max|log p| + max|log q|. (Worst seen: 4e-12 for reference log-probabilities near −2000.)
     const r = ftwLoss(inputOf(p, Float64Array.from(p.logits)));
     const ref = referenceArray(p);
     const refRows = p.refKind.startsWith('broadcast') ? 1 : p.rows;
@@ -255,8 +259,10 @@ describe('ftwLoss', () => {
         ? Math.log(p.actions)
         : maxAbs(p.refKind.endsWith('logprobs') ? ref : logSoftmax(ref, refRows, p.actions));
     const d = maxAbs(logSoftmax(Float64Array.from(p.logits), p.rows, p.actions)) + logQ;
+    const magnitudes = maxAbs(p.logits) + (ref === undefined ? 0 : maxAbs(ref)) + Math.log(p.actions);
+    const D = d + 2 * magnitudes;
     const wmax = p.weights === undefined ? 1 : Math.max(1, maxAbs(p.weights));
-    const bound = 8 * p.actions * Number.EPSILON * (wmax + p.beta) * (1 + 2 * d);
+    const bound = 8 * p.actions * Number.EPSILON * (wmax + p.beta) * (1 + 2 * D);
     for (let i = 0; i < p.rows; i++) {
       let s = 0;
       for (let j = 0; j < p.actions; j++) s += r.grad[i * p.actions + j]!;
