@@ -1,9 +1,11 @@
-export { type HotLoad, PolicyFollower } from './policy-follower.js';
+export { type FollowedPolicy, type HotLoad, PolicyFollower, type PolicyLoader } from './policy-follower.js';
 export { type EntryRange, PoolMirror, type PoolMirrorOptions, type SyncResult } from './pool-mirror.js';
 export type { RateLimit } from './rate-limit.js';
 export { redactUrl } from './redact-url.js';
 export type { ConnectionOptions } from './redis-connection.js';
 export {
+  type PolicyChanges,
+  type PolicyDelta,
   type PoolCounters,
   type PublishedPolicy,
   type PushOptions,

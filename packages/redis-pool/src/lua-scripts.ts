@@ -95,20 +95,71 @@ return { 1, inserts, target }
 `);
 
 /**
- * Publishes a policy: version and parameters in one HSET, only if the version is above the current one
- * (the same version with the same parameters counts as already done, so a retry is harmless).
- * KEYS: policy. ARGV: version, parameters. Returns 1 when written, 0 when it was already there.
+ * Publishes a policy snapshot: version, parameters and the snapshot's version (`base`) in one HSET, and
+ * drops the deltas of the snapshot before, only if the version is above the current one (the same version
+ * with the same parameters, as a snapshot, counts as already done, so a retry is harmless).
+ * KEYS: policy, deltas. ARGV: version, parameters. Returns 1 when written, 0 when it was already there.
  */
 export const PUBLISH_SCRIPT: LuaScript = script(`
 local current = redis.call('HGET', KEYS[1], 'version')
 if current then
-  if tonumber(ARGV[1]) == tonumber(current) and redis.call('HGET', KEYS[1], 'parameters') == ARGV[2] then
+  local base = redis.call('HGET', KEYS[1], 'base') or current
+  if tonumber(ARGV[1]) == tonumber(current) and base == current
+    and redis.call('HGET', KEYS[1], 'parameters') == ARGV[2] then
     return 0
   end
   if tonumber(ARGV[1]) <= tonumber(current) then
     return redis.error_reply('FTW_VERSION_NOT_NEWER ' .. current)
   end
 end
-redis.call('HSET', KEYS[1], 'version', ARGV[1], 'parameters', ARGV[2])
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'base', ARGV[1], 'parameters', ARGV[2])
+redis.call('DEL', KEYS[2])
 return 1
+`);
+
+/**
+ * Publishes a policy delta: appends it to the deltas stream with the id `<version>-1` and moves the
+ * policy's version, in one script, only if a snapshot exists and the version is above the current one (the
+ * same version with the same bytes, as the last delta, counts as already done).
+ * KEYS: policy, deltas. ARGV: version, delta. Returns 1 when written, 0 when it was already there.
+ */
+export const PUBLISH_DELTA_SCRIPT: LuaScript = script(`
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then return redis.error_reply('FTW_NO_POLICY') end
+if tonumber(ARGV[1]) == tonumber(current) then
+  local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)[1]
+  if last and last[1] == ARGV[1] .. '-1' and last[2][2] == ARGV[2] then return 0 end
+end
+if tonumber(ARGV[1]) <= tonumber(current) then
+  return redis.error_reply('FTW_VERSION_NOT_NEWER ' .. current)
+end
+redis.call('XADD', KEYS[2], ARGV[1] .. '-1', 'd', ARGV[2])
+redis.call('HSET', KEYS[1], 'version', ARGV[1])
+return 1
+`);
+
+/**
+ * What a reader holding version `since` (-1 for none) needs to reach the newest version, read in one
+ * script so that snapshot and deltas always match. KEYS: policy, deltas. ARGV: since.
+ * Returns nil when no policy exists; { version } when `since` is the newest; { version, '', '', deltas }
+ * when the deltas after `since` reach it (`since` is the snapshot's version or a delta's); otherwise
+ * { version, base, parameters, deltas } with every delta after the snapshot. `deltas` is XRANGE's reply.
+ */
+export const READ_POLICY_SCRIPT: LuaScript = script(`
+local head = redis.call('HMGET', KEYS[1], 'version', 'base')
+if not head[1] then return false end
+local version = tonumber(head[1])
+local base = head[2] or head[1]
+local since = tonumber(ARGV[1])
+if since == version then return { head[1] } end
+local held = since == tonumber(base)
+if not held and since > tonumber(base) and since < version then
+  local id = string.format('%.0f', since) .. '-1'
+  held = redis.call('XRANGE', KEYS[2], id, id)[1] ~= nil
+end
+if held then
+  return { head[1], '', '', redis.call('XRANGE', KEYS[2], string.format('%.0f', since + 1) .. '-0', '+') }
+end
+local parameters = redis.call('HGET', KEYS[1], 'parameters')
+return { head[1], base, parameters, redis.call('XRANGE', KEYS[2], '-', '+') }
 `);

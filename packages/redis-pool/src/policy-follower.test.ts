@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueName, useRedisServer } from '../test/redis-server.js';
-import { PolicyFollower } from './policy-follower.js';
+import { PolicyFollower, type PolicyLoader } from './policy-follower.js';
 import { RedisPool } from './redis-pool.js';
 
 const server = useRedisServer();
@@ -66,5 +66,87 @@ describe('PolicyFollower', () => {
       /hotLoad must be 'episode' or 'step', got "always"/,
     );
     await pool.close();
+  });
+
+  it('with a loader, reaches every version by its deltas alone, and from the snapshot when it joins late', async () => {
+    const name = uniqueName('follow-deltas');
+    const learner = await RedisPool.open(server().url, { name, capacity: 1 });
+    // The policy is the list of every number published since the start; a snapshot holds them all, a
+    // delta the ones it adds.
+    const calls: string[] = [];
+    const loader: PolicyLoader<number[]> = {
+      snapshot: (bytes, version) => {
+        calls.push(`snapshot ${version}`);
+        return Array.from(bytes);
+      },
+      delta: (policy, bytes, version) => {
+        calls.push(`delta ${version}`);
+        policy.push(...bytes);
+        return policy;
+      },
+    };
+    const actors = [
+      await RedisPool.open(server().url, { name }),
+      await RedisPool.open(server().url, { name }),
+    ];
+    const early = new PolicyFollower(actors[0]!, 'step', loader);
+    const all: number[] = [0];
+    await learner.publishPolicy(0, Uint8Array.from(all));
+    expect((await early.beginEpisode()).parameters).toEqual([0]);
+    for (let v = 1; v <= 4; v++) {
+      all.push(v, 10 * v);
+      await learner.publishPolicyDelta(v, Uint8Array.of(v, 10 * v));
+      if (v % 2 === 0) expect(await early.beforeStep()).toEqual({ version: v, parameters: all });
+    }
+    expect(calls).toEqual(['snapshot 0', 'delta 1', 'delta 2', 'delta 3', 'delta 4']);
+    expect(early.loads).toBe(3);
+    calls.length = 0;
+    const late = new PolicyFollower(actors[1]!, 'episode', loader);
+    expect(await late.beginEpisode()).toEqual({ version: 4, parameters: all });
+    expect(calls).toEqual(['snapshot 0', 'delta 1', 'delta 2', 'delta 3', 'delta 4']);
+    // A new snapshot: a follower one delta behind it starts again from the snapshot.
+    await learner.publishPolicy(6, Uint8Array.from(all));
+    all.push(7);
+    await learner.publishPolicyDelta(7, Uint8Array.of(7));
+    calls.length = 0;
+    expect(await early.beforeStep()).toEqual({ version: 7, parameters: all });
+    expect(calls).toEqual(['snapshot 6', 'delta 7']);
+    await Promise.all([learner.close(), ...actors.map((a) => a.close())]);
+  });
+
+  it('without a loader, refuses a delta by name; after a loader throws, starts again from the snapshot', async () => {
+    const name = uniqueName('follow-no-loader');
+    const learner = await RedisPool.open(server().url, { name, capacity: 1 });
+    const actor = await RedisPool.open(server().url, { name });
+    await learner.publishPolicy(0, bytes(0));
+    const plain = new PolicyFollower(actor, 'step');
+    expect((await plain.beginEpisode()).parameters).toEqual(bytes(0));
+    await learner.publishPolicyDelta(1, bytes(1));
+    await expect(plain.beforeStep()).rejects.toThrow(
+      /NO_LOADER: the learner published policy version 1 as a delta: give PolicyFollower a loader that applies deltas/,
+    );
+    expect(plain.current).toBeUndefined();
+    let fail = true;
+    const snapshots: number[] = [];
+    const loader: PolicyLoader<number[]> = {
+      snapshot: (b, version) => {
+        snapshots.push(version);
+        return Array.from(b);
+      },
+      delta: (policy, b) => {
+        if (fail) throw new RangeError('bad delta');
+        return [...policy, ...b];
+      },
+    };
+    const follower = new PolicyFollower(actor, 'step', loader);
+    await expect(follower.beginEpisode()).rejects.toThrow(/bad delta/);
+    expect(follower.current).toBeUndefined();
+    fail = false;
+    expect(await follower.beginEpisode()).toEqual({ version: 1, parameters: [0, 1] });
+    expect(snapshots).toEqual([0, 0]);
+    expect(() => new PolicyFollower(actor, 'step', { snapshot: (b: Uint8Array) => b } as never)).toThrow(
+      /loader must have snapshot and delta functions, got/,
+    );
+    await Promise.all([learner.close(), actor.close()]);
   });
 });

@@ -6,8 +6,10 @@ export interface PoolKeys {
   readonly stream: string;
   /** Hash: `config`, `inserts`, `updates`. */
   readonly meta: string;
-  /** Hash: `version`, `parameters`. */
+  /** Hash: `version` (the newest), `base` (the snapshot's version), `parameters` (the snapshot). */
   readonly policy: string;
+  /** Stream: the policy deltas published after the snapshot, entry id `<version>-1`, field `d`. */
+  readonly policyDeltas: string;
   /** Prefix of the per-trajectory-id keys that make pushes idempotent. */
   readonly idPrefix: string;
   /** Hash: the pool's notes (see `RedisPool.writeNote`). */
@@ -37,6 +39,7 @@ export function poolKeys(name: string): PoolKeys {
     stream: `${tag}:trajectories`,
     meta: `${tag}:meta`,
     policy: `${tag}:policy`,
+    policyDeltas: `${tag}:policy-deltas`,
     idPrefix: `${tag}:id:`,
     notes: `${tag}:notes`,
   };

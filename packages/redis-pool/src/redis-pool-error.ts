@@ -8,7 +8,9 @@
  * - `CONFIG_MISMATCH`: the pool exists with another capacity, retention or rate limit.
  * - `RATE_LIMITED`: the rate limiter still refused inserts (or an update) when the wait timed out.
  * - `VERSION_NOT_NEWER`: a policy was published with a version not above the one already published.
- * - `NO_POLICY`: an actor asked for the policy before the learner published one.
+ * - `NO_POLICY`: an actor asked for the policy before the learner published one, or a learner published a
+ *   delta before any snapshot.
+ * - `NO_LOADER`: a `PolicyFollower` without a loader met a policy delta it cannot apply.
  * - `RANGE_TRIMMED`: an id range asked for replay is no longer (entirely) in the stream.
  * - `WRONG_NODE`: the URL is a node of a Redis Cluster that does not serve the pool's hash slot (a `MOVED`
  *   or `ASK` redirection); the message names the node that does.
@@ -27,6 +29,7 @@ export type RedisPoolErrorCode =
   | 'RATE_LIMITED'
   | 'VERSION_NOT_NEWER'
   | 'NO_POLICY'
+  | 'NO_LOADER'
   | 'RANGE_TRIMMED'
   | 'WRONG_NODE';
 

@@ -170,6 +170,116 @@ describe('RedisPool policies', () => {
     await pool.close();
   });
 
+  it('gives a reader holding any version exactly what reaches the newest: its deltas, or the last snapshot and all after it', async () => {
+    // Model: every publication in order; the state of a version is the list of bytes from the last
+    // snapshot at or before it up to it. A reader that applies the reply to what it holds must reach the
+    // newest version's state, and read no snapshot when the deltas after its version reach the newest.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            snapshot: fc.boolean(),
+            step: fc.integer({ min: 1, max: 3 }),
+            bytes: fc.uint8Array({ maxLength: 6 }),
+          }),
+          { minLength: 1, maxLength: 12 },
+        ),
+        async (operations) => {
+          const name = uniqueName('deltas');
+          const pool = await RedisPool.open(server().url, { name, capacity: 4 });
+          const published: { version: number; snapshot: boolean; bytes: number[] }[] = [];
+          let version = 0;
+          for (const [k, operation] of operations.entries()) {
+            const snapshot = k === 0 || operation.snapshot;
+            version += k === 0 ? 0 : operation.step;
+            if (snapshot) await pool.publishPolicy(version, operation.bytes);
+            else await pool.publishPolicyDelta(version, operation.bytes);
+            published.push({ version, snapshot, bytes: Array.from(operation.bytes) });
+            const stateOf = (index: number): number[][] => {
+              let from = index;
+              while (!published[from]!.snapshot) from--;
+              return published.slice(from, index + 1).map((p) => p.bytes);
+            };
+            const newest = stateOf(published.length - 1);
+            const base = published.findLastIndex((p) => p.snapshot);
+            expect(await pool.readPolicy()).toEqual({
+              version: published[base]!.version,
+              parameters: new Uint8Array(published[base]!.bytes),
+            });
+            // Readers holding nothing, each version published, and versions never published.
+            const held: (number | null)[] = [null, ...published.map((p) => p.version), version + 1];
+            if (version > 0) held.push(version - 0.5 > 0 ? Math.floor(version / 2) : 0);
+            for (const at of held) {
+              const changes = (await pool.readPolicyAfter(at))!;
+              expect(changes.version).toBe(version);
+              const index = published.findIndex((p) => p.version === at);
+              const catchUp = index >= base && index !== -1;
+              let state: number[][];
+              if (catchUp) {
+                expect(changes.snapshot).toBeNull();
+                state = stateOf(index);
+              } else {
+                expect(changes.snapshot?.version).toBe(published[base]!.version);
+                state = [Array.from(changes.snapshot!.parameters)];
+              }
+              for (const delta of changes.deltas) state.push(Array.from(delta.bytes));
+              expect(state).toEqual(newest);
+              const expectedVersions = published.slice(catchUp ? index + 1 : base + 1).map((p) => p.version);
+              expect(changes.deltas.map((d) => d.version)).toEqual(expectedVersions);
+            }
+          }
+          await pool.close();
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
+  it('publishes deltas only after a snapshot and only forward, a retry is harmless, and versions reach 2^32 - 1', async () => {
+    const name = uniqueName('delta-checks');
+    const pool = await RedisPool.open(server().url, { name, capacity: 4 });
+    expect(await pool.readPolicyAfter(null)).toBeUndefined();
+    expect(await codeOf(pool.publishPolicyDelta(0, new Uint8Array([1])))).toBe('NO_POLICY');
+    await expect(pool.publishPolicyDelta(0, new Uint8Array([1]))).rejects.toThrow(
+      /NO_POLICY: no policy snapshot has been published to this pool yet: publish one \(publishPolicy\) before delta version 0/,
+    );
+    await pool.publishPolicy(5, new Uint8Array([5]));
+    await pool.publishPolicyDelta(6, new Uint8Array([6]));
+    await pool.publishPolicyDelta(6, new Uint8Array([6]));
+    await expect(pool.publishPolicyDelta(6, new Uint8Array([7]))).rejects.toThrow(
+      /VERSION_NOT_NEWER: policy version 6 is not above the published version 6/,
+    );
+    await expect(pool.publishPolicy(6, new Uint8Array([6]))).rejects.toThrow(/VERSION_NOT_NEWER/);
+    expect(await codeOf(pool.publishPolicyDelta(5, new Uint8Array([5])))).toBe('VERSION_NOT_NEWER');
+    expect((await pool.readPolicyAfter(5))!.deltas.map((d) => [d.version, ...d.bytes])).toEqual([[6, 6]]);
+    await expect(pool.publishPolicyDelta(-1, new Uint8Array(0))).rejects.toThrow(
+      /version must be an integer in \[0, 4294967295\], got -1/,
+    );
+    await expect(pool.publishPolicyDelta(7, 'x' as unknown as Uint8Array)).rejects.toThrow(
+      /delta must be a Uint8Array, got "x"/,
+    );
+    await expect(pool.readPolicyAfter(1.5)).rejects.toThrow(
+      /version must be an integer in \[0, 4294967295\], got 1.5/,
+    );
+    await expect(pool.readPolicyAfter(undefined as unknown as null)).rejects.toThrow(/version must be/);
+    await pool.publishPolicy(2 ** 32 - 3, new Uint8Array([1]));
+    await pool.publishPolicyDelta(2 ** 32 - 2, new Uint8Array([2]));
+    await pool.publishPolicyDelta(2 ** 32 - 1, new Uint8Array([3]));
+    const last = (await pool.readPolicyAfter(2 ** 32 - 2))!;
+    expect([last.version, last.snapshot, last.deltas.map((d) => d.version)]).toEqual([
+      2 ** 32 - 1,
+      null,
+      [2 ** 32 - 1],
+    ]);
+    expect(await pool.readPolicyAfter(2 ** 32 - 1)).toEqual({
+      version: 2 ** 32 - 1,
+      snapshot: null,
+      deltas: [],
+    });
+    expect(await pool.readPolicyVersion()).toBe(2 ** 32 - 1);
+    await pool.close();
+  });
+
   it("keeps notes that every process of the pool reads by key, in the pool's hash slot", async () => {
     const name = uniqueName('notes');
     const pool = await RedisPool.open(server().url, { name, capacity: 4 });

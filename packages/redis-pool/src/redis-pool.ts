@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { describeValue } from '@ftw/internal';
 import { encodeTrajectory, type TrajectoryInput } from '@ftw/replay-pool';
-import { OPEN_SCRIPT, PUBLISH_SCRIPT, PUSH_SCRIPT, UPDATE_SCRIPT } from './lua-scripts.js';
+import {
+  type LuaScript,
+  OPEN_SCRIPT,
+  PUBLISH_DELTA_SCRIPT,
+  PUBLISH_SCRIPT,
+  PUSH_SCRIPT,
+  READ_POLICY_SCRIPT,
+  UPDATE_SCRIPT,
+} from './lua-scripts.js';
 import { type PoolKeys, poolKeys } from './pool-keys.js';
 import { checkRateLimit, type RateLimit } from './rate-limit.js';
 import {
@@ -52,12 +60,36 @@ export interface PushResult {
   readonly duplicate: boolean;
 }
 
-/** A published policy: its version and parameter bytes. */
+/** A published policy snapshot: its version and parameter bytes. */
 export interface PublishedPolicy {
   /** Policy version, an integer in [0, 2^32 − 1]. */
   readonly version: number;
   /** The parameters as published (the caller chooses the encoding). */
   readonly parameters: Uint8Array;
+}
+
+/** A policy delta: what changed from the version before it to `version` (see {@link RedisPool.publishPolicyDelta}). */
+export interface PolicyDelta {
+  /** The version it makes, an integer in [0, 2^32 − 1]. */
+  readonly version: number;
+  /** The change as published (the caller chooses the encoding). */
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * What a reader needs to reach the newest published version (see {@link RedisPool.readPolicyAfter}): a
+ * snapshot or nothing, then deltas to apply in order.
+ */
+export interface PolicyChanges {
+  /** The newest version: that of the last delta, or of the snapshot when there is none. */
+  readonly version: number;
+  /**
+   * The snapshot to start from, or null when the deltas apply to the version the reader holds (and when
+   * that version is the newest: then `deltas` is empty too).
+   */
+  readonly snapshot: PublishedPolicy | null;
+  /** The deltas after the snapshot (or after the reader's version), oldest first. */
+  readonly deltas: readonly PolicyDelta[];
 }
 
 /** The server-side counters of a pool. */
@@ -404,23 +436,52 @@ export class RedisPool {
   }
 
   /**
-   * Publishes a policy atomically (version and parameters in one write). Versions must increase;
-   * publishing the same version with the same parameters again does nothing (a safe retry).
+   * Publishes a policy snapshot atomically (version and parameters in one write). Versions must increase;
+   * publishing the same version with the same parameters again does nothing (a safe retry). The deltas
+   * published after the previous snapshot are dropped: they are part of this one.
    *
    * @param version - an integer in [0, 2^32 − 1], above the published one
    * @param parameters - the parameters as bytes (e.g. `new Uint8Array(float64Array.buffer)`)
    * @throws RangeError/TypeError for bad arguments; RedisPoolError `VERSION_NOT_NEWER`, `CONNECTION_LOST`
    */
   async publishPolicy(version: number, parameters: Uint8Array): Promise<void> {
+    await this.#publish(PUBLISH_SCRIPT, version, parameters, 'parameters');
+  }
+
+  /**
+   * Publishes a policy delta: what changed since the version published before (snapshot or delta), in the
+   * caller's encoding, so that a version costs the parameters it moved rather than all of them. Readers
+   * holding the version before apply it ({@link PolicyFollower} with a loader); a reader that holds none, or
+   * one older than the last snapshot, gets that snapshot and every delta after it
+   * ({@link RedisPool.readPolicyAfter}). The deltas stay on the server until the next
+   * {@link RedisPool.publishPolicy}: publish a snapshot again once the deltas since the last one add up to
+   * about its size, which bounds both the server's memory and a late reader's load at twice a snapshot.
+   * Publishing the same version with the same bytes again does nothing (a safe retry).
+   *
+   * @param version - an integer in [0, 2^32 − 1], above the published one
+   * @param delta - the change as bytes
+   * @throws RangeError/TypeError for bad arguments; RedisPoolError `NO_POLICY` when no snapshot was
+   *   published yet (a delta needs one to apply to), `VERSION_NOT_NEWER`, `CONNECTION_LOST`
+   * @example
+   * ```ts
+   * await learner.publishPolicy(0, snapshotBytes);
+   * await learner.publishPolicyDelta(1, rowsMovedBytes);
+   * ```
+   */
+  async publishPolicyDelta(version: number, delta: Uint8Array): Promise<void> {
+    await this.#publish(PUBLISH_DELTA_SCRIPT, version, delta, 'delta');
+  }
+
+  async #publish(script: LuaScript, version: number, bytes: Uint8Array, name: string): Promise<void> {
     positiveInteger(version, 'version', 0, MAX_VERSION);
-    if (!(parameters instanceof Uint8Array)) {
-      throw new TypeError(`parameters must be a Uint8Array, got ${describeValue(parameters)}`);
+    if (!(bytes instanceof Uint8Array)) {
+      throw new TypeError(`${name} must be a Uint8Array, got ${describeValue(bytes)}`);
     }
     try {
       await this.#connection.run(
-        PUBLISH_SCRIPT,
-        [this.#keys.policy],
-        [String(version), Buffer.from(parameters.buffer, parameters.byteOffset, parameters.byteLength)],
+        script,
+        [this.#keys.policy, this.#keys.policyDeltas],
+        [String(version), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
       );
     } catch (error) {
       const published = scriptError(error, 'FTW_VERSION_NOT_NEWER');
@@ -430,27 +491,84 @@ export class RedisPool {
           `policy version ${version} is not above the published version ${published}`,
         );
       }
+      if (scriptError(error, 'FTW_NO_POLICY') !== undefined) {
+        throw new RedisPoolError(
+          'NO_POLICY',
+          `no policy snapshot has been published to this pool yet: publish one (publishPolicy) before delta version ${version}`,
+        );
+      }
       throw error;
     }
   }
 
   /**
-   * The newest published policy, read in one command (version and parameters always match).
+   * The newest published policy snapshot, read in one command (version and parameters always match). When
+   * deltas were published after it, this is the snapshot they apply to: read them with
+   * {@link RedisPool.readPolicyAfter}.
    *
-   * @returns the policy, or `undefined` when none was published
+   * @returns the snapshot, or `undefined` when none was published
    */
   async readPolicy(): Promise<PublishedPolicy | undefined> {
     const reply = (await this.#connection.call([
       'HMGET',
       this.#keys.policy,
+      'base',
       'version',
       'parameters',
     ])) as (Buffer | null)[];
-    if (reply[0] === null || reply[1] === null) return undefined;
-    const bytes = reply[1]!;
+    if (reply[1] === null || reply[2] === null) return undefined;
+    const bytes = reply[2]!;
     return {
-      version: Number(reply[0]!.toString()),
+      version: Number((reply[0] ?? reply[1])!.toString()),
       parameters: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    };
+  }
+
+  /**
+   * What a reader that holds version `version` needs to reach the newest one, read in one script (snapshot
+   * and deltas always match): nothing when it holds the newest; the deltas after its version when it holds
+   * the last snapshot's version or a later delta's; otherwise (a version older than the last snapshot, or
+   * one never published) the last snapshot and every delta after it. Its cost follows what
+   * changed: a reader one version behind reads one delta, not the parameters.
+   *
+   * @param version - the version the reader holds, or null for none
+   * @returns the changes, or `undefined` when no policy was published
+   * @throws RangeError naming `version` when it is neither null nor an integer in [0, 2^32 − 1];
+   *   RedisPoolError `CONNECTION_LOST`
+   * @example
+   * ```ts
+   * const changes = await actor.readPolicyAfter(held.version);
+   * let state = changes.snapshot === null ? held.state : decode(changes.snapshot.parameters);
+   * for (const delta of changes.deltas) state = apply(state, delta.bytes);
+   * ```
+   */
+  async readPolicyAfter(version: number | null): Promise<PolicyChanges | undefined> {
+    if (version !== null) positiveInteger(version, 'version', 0, MAX_VERSION);
+    const reply = (await this.#connection.run(
+      READ_POLICY_SCRIPT,
+      [this.#keys.policy, this.#keys.policyDeltas],
+      [String(version ?? -1)],
+    )) as [Buffer, Buffer?, Buffer?, [Buffer, Buffer[]][]?] | null;
+    if (reply === null) return undefined;
+    const newest = Number(reply[0].toString());
+    const entries = reply[3] ?? [];
+    const deltas = entries.map(([id, fields]) => {
+      const bytes = fields[1]!;
+      return {
+        version: Number(id.toString().slice(0, -2)),
+        bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      };
+    });
+    const base = reply[1];
+    if (base === undefined || base.length === 0) return { version: newest, snapshot: null, deltas };
+    const parameters = reply[2]!;
+    return {
+      version: newest,
+      snapshot: {
+        version: Number(base.toString()),
+        parameters: new Uint8Array(parameters.buffer, parameters.byteOffset, parameters.byteLength),
+      },
+      deltas,
     };
   }
 
