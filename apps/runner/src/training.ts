@@ -3,7 +3,9 @@
  * `scripts/build-from-source.mjs`). Not a public API: the runner is an application and this entry may
  * change with it.
  */
+export { KeyedPolicyReader } from './async/keyed-policy.js';
 export { ParameterSnapshots } from './async/parameter-snapshots.js';
+export { PolicyPublisher } from './async/policy-publisher.js';
 export { COMPARE_SCENARIOS } from './config/compare-scenarios.js';
 export { REPRODUCE_CONFIG } from './config/reproduce-config.js';
 export { seededStreams } from './random/seeded-streams.js';

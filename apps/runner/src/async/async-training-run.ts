@@ -9,6 +9,7 @@ import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
 import type { AsyncOptions } from './async-options.js';
+import type { PublishedBytes } from './policy-publisher.js';
 import {
   type ActorLauncher,
   cliLauncher,
@@ -44,6 +45,11 @@ export interface AsyncSummary {
    * the log-probabilities (see `RedisSeedResult.behaviourCheck`); null in the simulation.
    */
   readonly behaviourCheck: { readonly steps: number; readonly maxLogProbGap: number } | null;
+  /**
+   * With actor processes: the policy versions the learners published over all seeds, as snapshots and as
+   * deltas, and their bytes (see `RedisSeedResult.published`); null in the simulation.
+   */
+  readonly published: PublishedBytes | null;
 }
 
 const meanOf = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
@@ -70,6 +76,7 @@ function perSeed(
 export function summarizeAsync(outcome: AsyncOutcome): AsyncSummary {
   const rates = outcome.results.flatMap((r) => ('stepsPerSecond' in r ? [r.stepsPerSecond] : []));
   const checks = outcome.results.flatMap((r) => ('behaviourCheck' in r ? [r.behaviourCheck] : []));
+  const published = outcome.results.flatMap((r) => ('published' in r ? [r.published] : []));
   return {
     mode: outcome.mode,
     finalOptimalProbability: meanInterval(outcome.results.map((r) => r.finalOptimalProbability)),
@@ -87,6 +94,14 @@ export function summarizeAsync(outcome: AsyncOutcome): AsyncSummary {
         : {
             steps: checks.reduce((n, c) => n + c.steps, 0),
             maxLogProbGap: checks.reduce((m, c) => Math.max(m, c.maxLogProbGap), 0),
+          },
+    published:
+      published.length === 0
+        ? null
+        : {
+            snapshots: published.reduce((n, p) => n + p.snapshots, 0),
+            deltas: published.reduce((n, p) => n + p.deltas, 0),
+            bytes: published.reduce((n, p) => n + p.bytes, 0),
           },
   };
 }
@@ -179,6 +194,14 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
           `The learner scored again the ${check.steps} actor steps taken with its current version: largest |log π − log q| = ${check.maxLogProbGap}${check.maxLogProbGap === 0 ? ' (the actors act with the policy the learner published)' : ' (NOT 0: an actor acted with another policy than the learner holds)'}.`,
           '',
         ];
+  const published = summary.published;
+  const publishedLine =
+    published === null
+      ? []
+      : [
+          `The learner published ${published.snapshots + published.deltas} policy versions: ${published.snapshots} whole (snapshots) and ${published.deltas} as the rows their update moved (deltas), ${(published.bytes / 1e6).toFixed(3)} MB in all.`,
+          '',
+        ];
   const heading = [
     `ftw train (asynchronous): ${describeEnvironment(outcome.config.environment)}`,
     `  ${describeMethod(outcome.config)}`,
@@ -197,9 +220,10 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
         table,
         '',
         ...checkLine,
+        ...publishedLine,
       ].join('\n'),
       files: { 'policies.ndjson': ndjson(outcome.results.map((r) => r.finalPolicy)) },
     },
-    text: textThenPath([...heading, '', table.trimEnd(), '', ...checkLine]),
+    text: textThenPath([...heading, '', table.trimEnd(), '', ...checkLine, ...publishedLine]),
   };
 }

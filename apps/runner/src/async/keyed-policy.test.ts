@@ -149,4 +149,133 @@ describe('encodeKeyedPolicy and KeyedPolicyReader', () => {
       'a keyed policy names 1 positions, fewer than the 2 before',
     );
   });
+
+  it('a reader that applies each delta holds, at every version, what a fresh reader loads from its snapshot', () => {
+    // Versions either snapshots or deltas; between versions θ grows by rows of 0, some rows move (those
+    // listed), and names are appended. Compared bit for bit (toEqual tells -0 from 0).
+    const width = fc.integer({ min: 1, max: 4 });
+    const version = fc.record({
+      snapshot: fc.boolean(),
+      grow: fc.nat({ max: 3 }),
+      moves: fc.array(fc.tuple(fc.nat(), fc.array(fc.double(), { minLength: 4, maxLength: 4 })), {
+        maxLength: 4,
+      }),
+      names: fc.nat({ max: 5 }),
+    });
+    fc.assert(
+      fc.property(
+        width,
+        fc.uniqueArray(name, { maxLength: 40 }),
+        fc.array(version, { minLength: 1, maxLength: 8 }),
+        (W, names, versions) => {
+          const writer = new KeyedPolicyWriter();
+          const follower = new KeyedPolicyReader();
+          let theta: Float64Array = new Float64Array(0);
+          let held: Float64Array = new Float64Array(0);
+          let known = 0;
+          for (const [k, v] of versions.entries()) {
+            const grown = new Float64Array(theta.length + W * v.grow);
+            grown.set(theta);
+            theta = grown;
+            const rows = theta.length / W;
+            const moved = new Set<number>();
+            if (rows > 0) {
+              for (const [row, values] of v.moves) {
+                moved.add(row % rows);
+                for (let a = 0; a < W; a++) theta[(row % rows) * W + a] = values[a]!;
+              }
+            }
+            known = Math.min(names.length, known + v.names);
+            const list = namesOf(names.slice(0, known));
+            if (k === 0 || v.snapshot) held = follower.load(writer.encode(theta, list));
+            else held = follower.apply(held, writer.delta(theta, list, [...moved], W));
+            const fresh = new KeyedPolicyReader();
+            expect(Array.from(held)).toEqual(Array.from(fresh.load(encodeKeyedPolicy(theta, list))));
+            for (const [id, n] of names.entries()) {
+              expect(follower.rowOf(n)).toBe(id < known ? id : undefined);
+            }
+          }
+        },
+      ),
+    );
+  });
+
+  it('lays a delta out as documented, and costs the rows listed and the names added', () => {
+    const writer = new KeyedPolicyWriter();
+    writer.encode(new Float64Array(4), namesOf(['0|a']));
+    const theta = Float64Array.of(0, 0, 0.5, -0.5, 0, 0);
+    const bytes = writer.delta(theta, namesOf(['0|a', '1|bc']), Int32Array.of(1), 2);
+    const expected: number[] = [];
+    const push = (size: number, write: (view: DataView) => void) => {
+      const view = new DataView(new ArrayBuffer(size));
+      write(view);
+      expected.push(...new Uint8Array(view.buffer));
+    };
+    for (const x of [2, 6, 2, 1, 1]) push(4, (v) => v.setUint32(0, x, true));
+    for (const x of [0.5, -0.5]) push(8, (v) => v.setFloat64(0, x, true));
+    push(2, (v) => v.setUint16(0, 4, true));
+    for (const c of '1|bc') push(2, (v) => v.setUint16(0, c.charCodeAt(0), true));
+    expect(Array.from(bytes)).toEqual(expected);
+    // No row moved and no name added: the header alone, whatever the size of θ.
+    expect(writer.delta(new Float64Array(2000), namesOf(['0|a', '1|bc']), [], 2).length).toBe(16);
+  });
+
+  it('refuses a delta that no learner writes, naming what is wrong, and changes nothing then', () => {
+    const writer = new KeyedPolicyWriter();
+    writer.encode(Float64Array.of(1, 2), namesOf(['0|a']));
+    expect(() => writer.delta(Float64Array.of(1, 2, 3), namesOf(['0|a']), [], 2)).toThrow(
+      'width must be an integer >= 1 dividing the 3 parameters, got 2',
+    );
+    expect(() => writer.delta(Float64Array.of(1, 2), namesOf(['0|a']), [0], 0)).toThrow(/got 0$/);
+    expect(() => writer.delta(Float64Array.of(1, 2), namesOf(['0|a']), [0, 1], 2)).toThrow(
+      'rows[1] must be a row id in [0, 1), got 1',
+    );
+    expect(() => writer.delta(Float64Array.of(1, 2), namesOf(['0|a', '0|b']), [-1], 2)).toThrow(
+      'rows[0] must be a row id in [0, 1), got -1',
+    );
+    // The refused calls kept no name: the next delta still brings '0|b'.
+    const reader = new KeyedPolicyReader();
+    const theta = reader.load(encodeKeyedPolicy(Float64Array.of(1, 2), namesOf(['0|a'])));
+    const delta = writer.delta(Float64Array.of(1, 2, 3, 4), namesOf(['0|a', '0|b']), [1], 2);
+    const refused = (bytes: Uint8Array, message: string, from = theta) => {
+      const before = Array.from(from);
+      expect(() => reader.apply(from, bytes)).toThrow(message);
+      expect(Array.from(from)).toEqual(before);
+      expect(reader.rowOf('0|b')).toBeUndefined();
+    };
+    refused(delta.subarray(0, 15), 'a keyed policy delta has at least 16 bytes, got 15');
+    refused(delta.subarray(0, 30), 'a keyed policy delta of 1 rows of 2 has at least 36 bytes, got 30');
+    refused(delta.subarray(0, delta.length - 1), 'a keyed policy ends inside name 1');
+    const longer = new Uint8Array(delta.length + 2);
+    longer.set(delta);
+    refused(longer, 'a keyed policy delta has 2 bytes after its last name');
+    const edit = (offset: number, value: number) => {
+      const copy = delta.slice();
+      new DataView(copy.buffer).setUint32(offset, value, true);
+      return copy;
+    };
+    refused(edit(16, 2), 'a keyed policy delta writes row 2, outside its 2 rows');
+    refused(edit(8, 3), 'a keyed policy delta has rows of 3 values, not dividing its 4 parameters');
+    refused(edit(8, 0), 'a keyed policy delta has rows of 0 values, not dividing its 4 parameters');
+    refused(delta, 'a keyed policy delta has 4 parameters, fewer than the 6 before', new Float64Array(6));
+    const bigger = new KeyedPolicyReader();
+    bigger.load(encodeKeyedPolicy(new Float64Array(0), namesOf(['x', 'y', 'z'])));
+    expect(() => bigger.apply(new Float64Array(0), delta)).toThrow(
+      'a keyed policy delta names 2 positions, fewer than the 3 before',
+    );
+    const twice = new KeyedPolicyWriter();
+    twice.encode(new Float64Array(0), namesOf(['0|a']));
+    expect(() =>
+      reader.apply(theta, twice.delta(Float64Array.of(1, 2), namesOf(['0|a', '0|a']), [], 2)),
+    ).toThrow('a keyed policy names "0|a" twice');
+    // And the whole delta still applies: θ grows (a new array), row 1 written, '0|b' numbered 1.
+    const next = reader.apply(theta, delta);
+    expect([next === theta, Array.from(next), reader.rowOf('0|b')]).toEqual([false, [1, 2, 3, 4], 1]);
+    // Same size: written in place.
+    const same = reader.apply(
+      next,
+      writer.delta(Float64Array.of(5, 6, 3, 4), namesOf(['0|a', '0|b']), [0], 2),
+    );
+    expect([same === next, Array.from(next)]).toEqual([true, [5, 6, 3, 4]]);
+  });
 });

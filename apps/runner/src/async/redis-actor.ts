@@ -1,5 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { PolicyFollower, RedisPool, RedisPoolError } from '@ftw/redis-pool';
+import {
+  type FollowedPolicy,
+  PolicyFollower,
+  type PolicyLoader,
+  RedisPool,
+  RedisPoolError,
+} from '@ftw/redis-pool';
 import type { TrajectoryInput } from '@ftw/replay-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
@@ -89,16 +95,26 @@ export async function runActor(
   // Distinct action streams per actor, all derived from the run's seed.
   const random = seededStreams(task.seed * 64 + task.actor + 1).policy;
   const pool = await RedisPool.open(task.url, { name: task.pool });
-  const follower = new PolicyFollower(pool, options.hotLoad);
   const distribution = new ActionDistribution(env.numActions);
   const sokoban = env instanceof SokobanEpisodeEnv ? env : null;
   const keyed = sokoban !== null && config.policy !== 'linear' ? new KeyedPolicyReader() : null;
+  // A keyed policy arrives as a snapshot, then as deltas (the rows each update moved, see
+  // `PolicyPublisher`), applied to θ in place between steps; any other policy as θ's bytes.
+  const loader: PolicyLoader<Float64Array> =
+    keyed === null
+      ? {
+          snapshot: (bytes) => new Float64Array(bytes.slice().buffer),
+          delta: (_theta, _bytes, version) => {
+            throw new RangeError(`policy version ${version} is a delta, but this policy is published whole`);
+          },
+        }
+      : { snapshot: (bytes) => keyed.load(bytes), delta: (theta, bytes) => keyed.apply(theta, bytes) };
+  const follower = new PolicyFollower(pool, options.hotLoad, loader);
   let parameters: Float64Array = new Float64Array(0);
   let loaded = -1;
-  const load = (version: number, bytes: Uint8Array): void => {
-    if (version === loaded) return;
-    parameters = keyed === null ? new Float64Array(bytes.slice().buffer) : keyed.load(bytes);
-    loaded = version;
+  const load = (policy: FollowedPolicy<Float64Array>): void => {
+    parameters = policy.parameters;
+    loaded = policy.version;
   };
   /** The row of the published policy to act with: the learner's row of a Sokoban position (see above). */
   const rowOf = (observation: number): number =>
@@ -112,8 +128,7 @@ export async function runActor(
   try {
     for (let episode = 0; ; episode++) {
       if (stopped !== undefined && (await stopped(pool))) break;
-      const start = await follower.beginEpisode();
-      load(start.version, start.parameters);
+      load(await follower.beginEpisode());
       let observation = env.reset();
       const observations: number[] = [];
       const actions: number[] = [];
@@ -123,8 +138,7 @@ export async function runActor(
       let total = 0;
       for (;;) {
         if (actions.length > 0) {
-          const current = await follower.beforeStep();
-          load(current.version, current.parameters);
+          load(await follower.beforeStep());
         }
         distribution.of(policy, rowOf(observation), parameters);
         const action = distribution.sample(random());

@@ -56,10 +56,21 @@ describe('trainRedisSeed', () => {
     expect(result.behaviourCheck.maxLogProbGap).toBe(0);
   });
 
-  for (const policy of ['tabular', 'linear'] as const) {
-    it(`trains Sokoban (${policy} policy) with actor processes that number positions themselves`, async () => {
+  for (const [policy, optimizer] of [
+    ['tabular', 'adam'],
+    ['tabular', 'sgd'],
+    ['linear', 'adam'],
+  ] as const) {
+    it(`trains Sokoban (${policy} policy, ${optimizer}) with actor processes that number positions themselves`, async () => {
       const { maxSamples: _, ...base } = SOKOBAN_SCENARIO.base;
-      const config: TrainConfig = { ...base, seeds: [0], iterations: 40, policy };
+      const config: TrainConfig = {
+        ...base,
+        seeds: [0],
+        iterations: 40,
+        policy,
+        optimizer,
+        lr: optimizer === 'sgd' ? 0.5 : base.lr,
+      };
       const options = twoActors(1);
       const result = await trainRedisSeed(config, options, 0, server!.url, sourceLauncher);
       expect(result.metrics).toHaveLength(40);
@@ -70,6 +81,13 @@ describe('trainRedisSeed', () => {
       // so that both read the same row, or the same features (linear), for every position.
       expect(result.behaviourCheck.steps).toBeGreaterThan(100);
       expect(result.behaviourCheck.maxLogProbGap).toBe(0);
+      // A tabular policy under SGD goes out as the rows each update moved, applied by the actors between
+      // steps (the check above then covers them); Adam moves every row it ever stepped, so its versions go
+      // out whole, as does a linear policy's θ.
+      const { snapshots, deltas } = result.published;
+      expect(snapshots + deltas).toBe(result.updates + 1);
+      if (policy === 'tabular' && optimizer === 'sgd') expect(deltas).toBeGreaterThan(snapshots);
+      else expect(deltas).toBe(0);
       // ... and the policy moved (a learner that read no position would agree with its actors on a policy
       // stuck at uniform): the selected elites' behaviour differs from the current policy.
       expect(result.metrics.some((m) => m.logWeightMax !== null && m.logWeightMax !== 0)).toBe(true);

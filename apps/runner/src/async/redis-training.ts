@@ -18,7 +18,8 @@ import { createOptimizer } from '../train/optimizer.js';
 import { savedPolicy } from '../train/saved-policy.js';
 import { movedBy } from '../train/updater.js';
 import { type AsyncOptions, DEFAULT_WAIT_SECONDS } from './async-options.js';
-import { KeyedPolicyWriter } from './keyed-policy.js';
+import type { PositionNames } from './keyed-policy.js';
+import { PolicyPublisher, type PublishedBytes } from './policy-publisher.js';
 import { ACTOR_VARIABLE, type ActorTask, POOL_NOTES, type PoolTask } from './redis-actor.js';
 import type { AsyncIterationMetrics, AsyncSeedResult } from './train-async-seed.js';
 import { asyncEnvironment, asyncIterationMetrics, asyncLearner } from './train-async-seed.js';
@@ -39,6 +40,8 @@ export interface RedisSeedResult extends AsyncSeedResult {
    * or another version than the learner holds.
    */
   readonly behaviourCheck: { readonly steps: number; readonly maxLogProbGap: number };
+  /** How the learner published its versions: snapshots, deltas and their bytes (see {@link PolicyPublisher}). */
+  readonly published: PublishedBytes;
 }
 
 /**
@@ -130,7 +133,8 @@ export function learnerEpisode(t: MirroredTrajectory, sokoban: SokobanEpisodeEnv
  * per `rollouts` inserts, tolerance 1, so the actors run at most about one iteration ahead), updates with
  * the configured method on those episodes, and publishes the new policy. With `--env sokoban` the actors
  * send positions by name and the learner numbers them ({@link learnerEpisode}); a tabular policy is then
- * published with the name of each row ({@link KeyedPolicyWriter}). Before each update the learner scores
+ * published with the name of each row, as the rows each update moved once a first snapshot is out
+ * ({@link PolicyPublisher}). Before each update the learner scores
  * again every arrived step taken with its current version (`behaviourCheck`).
  * Not reproducible bit for bit (the interleaving of processes decides which versions act); the
  * deterministic simulation is {@link trainAsyncSeed}.
@@ -181,18 +185,19 @@ export async function trainRedisSeed(
   const sokoban = env instanceof SokobanEpisodeEnv ? env : null;
   const names = sokoban === null || config.policy === 'linear' ? null : sokoban;
   let version = 0;
-  const writer = new KeyedPolicyWriter();
-  const publish = () =>
-    pool.publishPolicy(
-      version,
-      names === null
-        ? new Uint8Array(Float64Array.from(policy.parameters).buffer)
-        : writer.encode(policy.parameters, {
-            count: names.observationCount,
-            nameOf: (id) => names.positionName(id),
-          }),
-    );
-  await publish();
+  const publisher = new PolicyPublisher(pool, env.numActions);
+  const positions: PositionNames | null =
+    names === null
+      ? null
+      : {
+          get count() {
+            return names.observationCount;
+          },
+          nameOf: (id) => names.positionName(id),
+        };
+  const publish = (moved: Int32Array | null) =>
+    publisher.publish(version, policy.parameters, positions, moved);
+  await publish(null);
   // For actors that join from elsewhere: the state first, so that one that finds the task finds it running.
   const task: PoolTask = { config, options: { ...options, redis: redactUrl(url) }, seed };
   await pool.writeNote(POOL_NOTES.state, 'running');
@@ -270,7 +275,7 @@ export async function trainRedisSeed(
       const stats = updater.update(fresh, version);
       if (stats !== null) {
         version++;
-        await publish();
+        await publish(stats.moved);
       }
       metrics.push(
         asyncIterationMetrics({
@@ -317,5 +322,6 @@ export async function trainRedisSeed(
     stepsPerSecond: samples / seconds,
     malformed: mirror.malformedCount + unreadable,
     behaviourCheck: { steps: checkedSteps, maxLogProbGap },
+    published: publisher.published,
   };
 }

@@ -1,0 +1,106 @@
+import { PolicyFollower, RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeKeyedPolicy, KeyedPolicyReader } from './keyed-policy.js';
+import { PolicyPublisher } from './policy-publisher.js';
+
+let server: RedisServer | undefined;
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+let pools = 0;
+/** Deltas published over all runs of the property (a property whose runs publish none tests nothing). */
+let deltasSeen = 0;
+const namesOf = (count: number) => ({ count, nameOf: (id: number) => `0|${id}` });
+
+describe('PolicyPublisher', () => {
+  it('gives actors, at every version, the learner θ and names bit for bit, whether they follow each version or join late', async () => {
+    // A learner whose table grows and whose updates move a few rows (null: any, as Adam's do); actors
+    // follow through a pool on a real redis-server, one checking every version, one every third.
+    const update = fc.record({
+      grow: fc.nat({ max: 6 }),
+      moves: fc.array(fc.tuple(fc.nat(), fc.double({ min: -5, max: 5 })), { maxLength: 3 }),
+      any: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(update, { minLength: 1, maxLength: 25 }), async (updates) => {
+        const name = `publisher-${process.pid}-${pools++}`;
+        const pool = await RedisPool.open(server!.url, { name, capacity: 1 });
+        const W = 2;
+        const publisher = new PolicyPublisher(pool, W);
+        const loader = (reader: KeyedPolicyReader) => ({
+          snapshot: (bytes: Uint8Array) => reader.load(bytes),
+          delta: (theta: Float64Array, bytes: Uint8Array) => reader.apply(theta, bytes),
+        });
+        const readers = [new KeyedPolicyReader(), new KeyedPolicyReader()];
+        const followers = readers.map((r) => new PolicyFollower(pool, 'step', loader(r)));
+        let theta: Float64Array = new Float64Array(2 * W);
+        await publisher.publish(0, theta, namesOf(2), null);
+        for (const [k, u] of updates.entries()) {
+          const grown = new Float64Array(theta.length + W * u.grow);
+          grown.set(theta);
+          theta = grown;
+          const rows = theta.length / W;
+          const moved = new Set<number>();
+          for (const [row, value] of u.moves) {
+            moved.add(row % rows);
+            theta[(row % rows) * W + (row % W)] = value;
+          }
+          const kind = await publisher.publish(k + 1, theta, namesOf(rows), u.any ? null : [...moved]);
+          if (u.any) expect(kind).toBe('snapshot');
+          for (const [i, follower] of followers.entries()) {
+            if (i === 1 && k % 3 !== 2 && k !== updates.length - 1) continue;
+            const policy = await follower.beforeStep();
+            expect(policy.version).toBe(k + 1);
+            expect(Array.from(policy.parameters)).toEqual(Array.from(theta));
+            for (let id = 0; id < rows; id++) expect(readers[i]!.rowOf(`0|${id}`)).toBe(id);
+          }
+        }
+        const { snapshots, deltas, bytes } = publisher.published;
+        expect(snapshots + deltas).toBe(updates.length + 1);
+        expect(bytes).toBeGreaterThan(0);
+        deltasSeen += deltas;
+        await pool.close();
+      }),
+      { numRuns: 20 },
+    );
+    expect(deltasSeen).toBeGreaterThan(0);
+  });
+
+  it('publishes deltas while they add up to no more than the last snapshot, then a snapshot again', async () => {
+    const pool = await RedisPool.open(server!.url, { name: `publisher-rule-${process.pid}`, capacity: 1 });
+    const W = 4;
+    const rows = 1000;
+    const theta = new Float64Array(rows * W);
+    const publisher = new PolicyPublisher(pool, W);
+    const kinds: string[] = [];
+    kinds.push(await publisher.publish(0, theta, namesOf(rows), []));
+    const snapshot = encodeKeyedPolicy(theta, namesOf(rows)).length;
+    expect(publisher.published).toEqual({ snapshots: 1, deltas: 0, bytes: snapshot });
+    // A delta of 10 rows: 16 + 10 · (4 + 8 · 4) = 376 bytes, so floor(snapshot / 376) of them fit.
+    const moved = Array.from({ length: 10 }, (_, i) => 3 * i);
+    const fit = Math.floor(snapshot / 376);
+    for (let v = 1; v <= fit + 1; v++) {
+      theta[moved[v % 10]! * W] = v;
+      kinds.push(await publisher.publish(v, theta, namesOf(rows), moved));
+    }
+    expect(kinds.filter((k) => k === 'delta')).toHaveLength(fit);
+    expect(kinds.at(-1)).toBe('snapshot');
+    expect(publisher.published).toEqual({
+      snapshots: 2,
+      deltas: fit,
+      bytes: 2 * snapshot + 376 * fit,
+    });
+    // Without names, θ's bytes whole at every version, whatever moved.
+    const plain = new PolicyPublisher(pool, W);
+    expect(await plain.publish(fit + 2, Float64Array.of(1, 2, 3, 4), null, [0])).toBe('snapshot');
+    expect(Array.from(new Float64Array((await pool.readPolicy())!.parameters.slice().buffer))).toEqual([
+      1, 2, 3, 4,
+    ]);
+    await pool.close();
+  });
+});
