@@ -1,4 +1,10 @@
-export { type FollowedPolicy, type HotLoad, PolicyFollower, type PolicyLoader } from './policy-follower.js';
+export {
+  type FollowedPolicy,
+  type HotLoad,
+  PolicyFollower,
+  type PolicyFollowerOptions,
+  type PolicyLoader,
+} from './policy-follower.js';
 export { type EntryRange, PoolMirror, type PoolMirrorOptions, type SyncResult } from './pool-mirror.js';
 export type { RateLimit } from './rate-limit.js';
 export { redactUrl } from './redact-url.js';

@@ -98,7 +98,9 @@ return { 1, inserts, target }
  * Publishes a policy snapshot: version, parameters and the snapshot's version (`base`) in one HSET, and
  * drops the deltas of the snapshot before, only if the version is above the current one (the same version
  * with the same parameters, as a snapshot, counts as already done, so a retry is harmless).
- * KEYS: policy, deltas. ARGV: version, parameters. Returns 1 when written, 0 when it was already there.
+ * Announces the version on the policy channel (`PUBLISH`, for followers that watch it).
+ * KEYS: policy, deltas. ARGV: version, parameters, channel. Returns 1 when written, 0 when it was already
+ * there.
  */
 export const PUBLISH_SCRIPT: LuaScript = script(`
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -114,6 +116,7 @@ if current then
 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'base', ARGV[1], 'parameters', ARGV[2])
 redis.call('DEL', KEYS[2])
+redis.call('PUBLISH', ARGV[3], ARGV[1])
 return 1
 `);
 
@@ -121,7 +124,8 @@ return 1
  * Publishes a policy delta: appends it to the deltas stream with the id `<version>-1` and moves the
  * policy's version, in one script, only if a snapshot exists and the version is above the current one (the
  * same version with the same bytes, as the last delta, counts as already done).
- * KEYS: policy, deltas. ARGV: version, delta. Returns 1 when written, 0 when it was already there.
+ * Announces the version on the policy channel.
+ * KEYS: policy, deltas. ARGV: version, delta, channel. Returns 1 when written, 0 when it was already there.
  */
 export const PUBLISH_DELTA_SCRIPT: LuaScript = script(`
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -135,6 +139,7 @@ if tonumber(ARGV[1]) <= tonumber(current) then
 end
 redis.call('XADD', KEYS[2], ARGV[1] .. '-1', 'd', ARGV[2])
 redis.call('HSET', KEYS[1], 'version', ARGV[1])
+redis.call('PUBLISH', ARGV[3], ARGV[1])
 return 1
 `);
 

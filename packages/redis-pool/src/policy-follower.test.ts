@@ -1,3 +1,4 @@
+import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { uniqueName, useRedisServer } from '../test/redis-server.js';
 import { PolicyFollower, type PolicyLoader } from './policy-follower.js';
@@ -89,7 +90,7 @@ describe('PolicyFollower', () => {
       await RedisPool.open(server().url, { name }),
       await RedisPool.open(server().url, { name }),
     ];
-    const early = new PolicyFollower(actors[0]!, 'step', loader);
+    const early = new PolicyFollower(actors[0]!, 'step', { loader });
     const all: number[] = [0];
     await learner.publishPolicy(0, Uint8Array.from(all));
     expect((await early.beginEpisode()).parameters).toEqual([0]);
@@ -101,7 +102,7 @@ describe('PolicyFollower', () => {
     expect(calls).toEqual(['snapshot 0', 'delta 1', 'delta 2', 'delta 3', 'delta 4']);
     expect(early.loads).toBe(3);
     calls.length = 0;
-    const late = new PolicyFollower(actors[1]!, 'episode', loader);
+    const late = new PolicyFollower(actors[1]!, 'episode', { loader });
     expect(await late.beginEpisode()).toEqual({ version: 4, parameters: all });
     expect(calls).toEqual(['snapshot 0', 'delta 1', 'delta 2', 'delta 3', 'delta 4']);
     // A new snapshot: a follower one delta behind it starts again from the snapshot.
@@ -138,15 +139,62 @@ describe('PolicyFollower', () => {
         return [...policy, ...b];
       },
     };
-    const follower = new PolicyFollower(actor, 'step', loader);
+    const follower = new PolicyFollower(actor, 'step', { loader });
     await expect(follower.beginEpisode()).rejects.toThrow(/bad delta/);
     expect(follower.current).toBeUndefined();
     fail = false;
     expect(await follower.beginEpisode()).toEqual({ version: 1, parameters: [0, 1] });
     expect(snapshots).toEqual([0, 0]);
-    expect(() => new PolicyFollower(actor, 'step', { snapshot: (b: Uint8Array) => b } as never)).toThrow(
-      /loader must have snapshot and delta functions, got/,
+    expect(
+      () => new PolicyFollower(actor, 'step', { loader: { snapshot: (b: Uint8Array) => b } as never }),
+    ).toThrow(/options.loader must have snapshot and delta functions, got/);
+    expect(() => new PolicyFollower(actor, 'step', { notify: 'yes' as never })).toThrow(
+      'options.notify must be a boolean, got "yes"',
     );
     await Promise.all([learner.close(), actor.close()]);
+  });
+
+  it('with notify, reads only after a newer version was announced, and makes up for announcements lost in a reconnection', async () => {
+    const name = uniqueName('follow-notify');
+    const learner = await RedisPool.open(server().url, { name, capacity: 1 });
+    const actor = await RedisPool.open(server().url, { name });
+    const admin = createClient({ url: server().url });
+    admin.on('error', () => {});
+    await admin.connect();
+    const channel = `{${name}}:policy-version`;
+    const follower = new PolicyFollower(actor, 'step', { notify: true });
+    await learner.publishPolicy(0, bytes(0));
+    expect((await follower.beginEpisode()).version).toBe(0);
+    expect(await admin.pubSubNumSub(channel)).toEqual({ [channel]: 1 });
+    for (let k = 0; k < 50; k++) await follower.beforeStep();
+    expect([follower.reads, follower.loads]).toEqual([1, 1]);
+    /** Checks until the follower holds `version` (each check yields to the event loop once). */
+    const reach = async (version: number) => {
+      const deadline = Date.now() + 10_000;
+      while ((await follower.beforeStep()).version !== version) {
+        if (Date.now() > deadline) throw new Error(`the follower did not reach version ${version} in 10 s`);
+      }
+      expect((await follower.beforeStep()).parameters).toEqual(bytes(version));
+    };
+    await learner.publishPolicy(1, bytes(1));
+    await reach(1);
+    for (let k = 0; k < 50; k++) await follower.beforeStep();
+    expect([follower.reads, follower.loads]).toEqual([2, 2]);
+    // The listening connection is cut, and a version published before it is back: the follower reads at
+    // every check from its reconnection until the next announcement, so it is not missed.
+    await admin.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
+    await learner.publishPolicy(2, bytes(2));
+    await reach(2);
+    await learner.publishPolicy(3, bytes(3));
+    await reach(3);
+    const reads = follower.reads;
+    for (let k = 0; k < 50; k++) await follower.beforeStep();
+    expect(follower.reads).toBe(reads);
+    await follower.close();
+    expect(await admin.pubSubNumSub(channel)).toEqual({ [channel]: 0 });
+    // Closed, it asks the server again at every check.
+    await follower.beforeStep();
+    expect(follower.reads).toBe(reads + 1);
+    await Promise.all([learner.close(), actor.close(), admin.close()]);
   });
 });

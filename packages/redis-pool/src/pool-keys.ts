@@ -10,6 +10,8 @@ export interface PoolKeys {
   readonly policy: string;
   /** Stream: the policy deltas published after the snapshot, entry id `<version>-1`, field `d`. */
   readonly policyDeltas: string;
+  /** Channel (not a key): each published version, as text, for followers that watch it. */
+  readonly policyChannel: string;
   /** Prefix of the per-trajectory-id keys that make pushes idempotent. */
   readonly idPrefix: string;
   /** Hash: the pool's notes (see `RedisPool.writeNote`). */
@@ -40,6 +42,7 @@ export function poolKeys(name: string): PoolKeys {
     meta: `${tag}:meta`,
     policy: `${tag}:policy`,
     policyDeltas: `${tag}:policy-deltas`,
+    policyChannel: `${tag}:policy-version`,
     idPrefix: `${tag}:id:`,
     notes: `${tag}:notes`,
   };

@@ -28,6 +28,18 @@ interface Client {
   close(): Promise<void>;
   destroy(): void;
   on(event: 'error', listener: (error: unknown) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
+  duplicate(): Client;
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+}
+
+/**
+ * A subscription to one channel on a connection of its own (see {@link RedisConnection.subscribe}).
+ * Internal.
+ */
+export interface Subscription {
+  /** Unsubscribes and closes its connection. */
+  close(): Promise<void>;
 }
 
 const isConnectionError = (error: unknown): boolean => !(error instanceof ErrorReply);
@@ -71,6 +83,9 @@ export class RedisConnection {
   readonly #node: string;
   #lastError: unknown;
   #closed = false;
+
+  /** The subscriptions opened on this connection's behalf, closed with it. */
+  readonly #subscriptions = new Set<Subscription>();
 
   private constructor(client: Client, reconnectTimeoutMs: number, node: string) {
     this.#client = client;
@@ -175,10 +190,64 @@ export class RedisConnection {
     }
   }
 
-  /** Closes the connection (pending commands finish first). */
+  /**
+   * Subscribes to a channel on a new connection to the same server (a subscribed connection runs no other
+   * command). node-redis reconnects it and subscribes again by itself; `onReconnect` is called at each
+   * reconnection, since messages published while it was away are lost.
+   *
+   * @param channel - the channel
+   * @param onMessage - called with each message, as text
+   * @param onReconnect - called when the connection came back after a loss
+   * @returns the subscription, active once the promise resolves
+   * @throws RedisPoolError `CONNECTION_LOST` when it cannot connect within the reconnect timeout
+   */
+  async subscribe(
+    channel: string,
+    onMessage: (message: string) => void,
+    onReconnect: () => void,
+  ): Promise<Subscription> {
+    if (this.#closed) throw new RedisPoolError('CONNECTION_LOST', 'the connection was closed');
+    const client = this.#client.duplicate();
+    client.on('error', () => {});
+    let subscribed = false;
+    client.on('ready', () => {
+      if (subscribed) onReconnect();
+    });
+    const failed = new Promise<never>((_, reject) => {
+      setTimeout(
+        () =>
+          reject(
+            new RedisPoolError(
+              'CONNECTION_LOST',
+              `could not subscribe to ${this.#node} within ${this.#reconnectTimeoutMs} ms`,
+            ),
+          ),
+        this.#reconnectTimeoutMs,
+      ).unref();
+    });
+    try {
+      await Promise.race([client.connect().then(() => client.subscribe(channel, onMessage)), failed]);
+    } catch (error) {
+      client.destroy();
+      if (error instanceof RedisPoolError) throw error;
+      throw new RedisPoolError('CONNECTION_LOST', `could not subscribe to ${this.#node}`, { cause: error });
+    }
+    subscribed = true;
+    const subscription: Subscription = {
+      close: async () => {
+        if (!this.#subscriptions.delete(subscription)) return;
+        if (client.isOpen) await client.close();
+      },
+    };
+    this.#subscriptions.add(subscription);
+    return subscription;
+  }
+
+  /** Closes the connection (pending commands finish first) and its subscriptions. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await Promise.all([...this.#subscriptions].map((s) => s.close()));
     if (this.#client.isOpen) await this.#client.close();
   }
 }

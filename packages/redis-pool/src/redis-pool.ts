@@ -481,7 +481,11 @@ export class RedisPool {
       await this.#connection.run(
         script,
         [this.#keys.policy, this.#keys.policyDeltas],
-        [String(version), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
+        [
+          String(version),
+          Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          this.#keys.policyChannel,
+        ],
       );
     } catch (error) {
       const published = scriptError(error, 'FTW_VERSION_NOT_NEWER');
@@ -570,6 +574,34 @@ export class RedisPool {
       },
       deltas,
     };
+  }
+
+  /**
+   * Watches the policy version: `onVersion` is called with each version published after the promise
+   * resolves (snapshot or delta), announced by the publishing script on the pool's channel and received
+   * on a connection of the watch's own. Delivery is at most once: a version published while that
+   * connection is lost is not announced to it, so `onReconnect` is called when it comes back (read the
+   * version then). {@link PolicyFollower} with `notify` builds on it.
+   *
+   * @param onVersion - called with each version announced
+   * @param onReconnect - called when the watch's connection came back after a loss
+   * @returns the watch; `close()` ends it (closing the pool ends it too)
+   * @throws RedisPoolError `CONNECTION_LOST` when it cannot connect
+   * @example
+   * ```ts
+   * const watch = await actor.watchPolicyVersion((v) => (newest = v), () => (newest = undefined));
+   * await watch.close();
+   * ```
+   */
+  watchPolicyVersion(
+    onVersion: (version: number) => void,
+    onReconnect: () => void = () => {},
+  ): Promise<{ close(): Promise<void> }> {
+    return this.#connection.subscribe(
+      this.#keys.policyChannel,
+      (message) => onVersion(Number(message)),
+      onReconnect,
+    );
   }
 
   /**
