@@ -34,8 +34,10 @@ async function table(rows, whole) {
   const publisher = new PolicyPublisher(learner, ACTIONS);
   const reader = new KeyedPolicyReader();
   const follower = new PolicyFollower(actor, 'step', {
-    snapshot: (bytes) => reader.load(bytes),
-    delta: (theta, bytes) => reader.apply(theta, bytes),
+    loader: {
+      snapshot: (bytes) => reader.load(bytes),
+      delta: (theta, bytes) => reader.apply(theta, bytes),
+    },
   });
   const names = {
     count: rows,

@@ -37,7 +37,7 @@ describe('PolicyPublisher', () => {
           delta: (theta: Float64Array, bytes: Uint8Array) => reader.apply(theta, bytes),
         });
         const readers = [new KeyedPolicyReader(), new KeyedPolicyReader()];
-        const followers = readers.map((r) => new PolicyFollower(pool, 'step', loader(r)));
+        const followers = readers.map((r) => new PolicyFollower(pool, 'step', { loader: loader(r) }));
         let theta: Float64Array = new Float64Array(2 * W);
         await publisher.publish(0, theta, namesOf(2), null);
         for (const [k, u] of updates.entries()) {

@@ -11,6 +11,7 @@ import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
 import type { AsyncOptions } from './async-options.js';
 import { ASYNC_REDIS_BASE } from './compare-async.js';
 import { encodeKeyedPolicy } from './keyed-policy.js';
+import { PolicyPublisher } from './policy-publisher.js';
 import { POOL_NOTES } from './redis-actor.js';
 import { sourceLauncher } from './testing/source-launcher.js';
 
@@ -133,6 +134,88 @@ describe('an actor process with --env sokoban', () => {
         expect(e.logProbs[t]).toBeGreaterThan(-1e-20);
       }
     }
+  });
+});
+
+describe('an actor process with per-step hot-loading', () => {
+  it('takes up versions published mid-episode, as deltas, and acts at each step with the version it records', async () => {
+    // The learner's table names the start position of each training level; version v makes action v % 4
+    // sure there, so each such step says which version the actor acted with. Other positions are off the
+    // table (uniform). Versions go out every 2 ms, through the learner's PolicyPublisher (deltas after
+    // the first snapshot), while the actor plays episodes of up to 30 steps.
+    const { maxSamples: _, ...base } = SOKOBAN_SCENARIO.base;
+    const config: TrainConfig = { ...base, seeds: [0], iterations: 10, policy: 'tabular' };
+    const environment = SOKOBAN_SCENARIO.base.environment;
+    const levels = new SokobanEpisodeEnv(environment as ConstructorParameters<typeof SokobanEpisodeEnv>[0], 0)
+      .trainingLevels;
+    const names = levels.map((level, i) => `${i}|${new SokobanEnv({ level }).reset().observation.key}`);
+    const rows = Int32Array.from(names.keys());
+    const theta = new Float64Array(names.length * 4);
+    const setVersion = (v: number) => {
+      theta.fill(0);
+      for (const row of rows) theta[row * 4 + (v % 4)] = SURE;
+    };
+    const url = server!.url;
+    const name = `actor-step-${Date.now().toString(36)}`;
+    const pool = await RedisPool.open(url, { name, capacity: 1000 });
+    const mirror = await PoolMirror.open(url, { name });
+    const publisher = new PolicyPublisher(pool, 4);
+    const positions = { count: names.length, nameOf: (id: number) => names[id]! };
+    setVersion(0);
+    await publisher.publish(0, theta, positions, null);
+    const child = sourceLauncher({
+      url,
+      pool: name,
+      config,
+      options: { ...OPTIONS, hotLoad: 'step' },
+      seed: 0,
+      actor: 0,
+    });
+    let stop = false;
+    let version = 0;
+    const publishing = (async () => {
+      while (!stop) {
+        setVersion(++version);
+        await publisher.publish(version, theta, positions, rows);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    try {
+      const deadline = Date.now() + 60_000;
+      while (mirror.pool.size < 64) {
+        if (Date.now() > deadline) throw new Error(`the actor pushed ${mirror.pool.size} episodes in 60 s`);
+        await mirror.sync({ blockMs: 200 });
+      }
+    } finally {
+      stop = true;
+      await publishing;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    }
+    let spanning = 0;
+    let onTable = 0;
+    for (let p = 0; p < mirror.pool.size; p++) {
+      const t = mirror.pool.at(p);
+      const steps = (t.metadata as { positions: string[] }).positions;
+      for (let i = 1; i < t.versions.length; i++)
+        expect(t.versions[i]).toBeGreaterThanOrEqual(t.versions[i - 1]!);
+      if (t.versions[0] !== t.versions.at(-1)) spanning++;
+      for (const [i, position] of steps.entries()) {
+        if (names.includes(position)) {
+          expect(t.actions[i]).toBe(t.versions[i]! % 4);
+          expect(t.logProbs[i]).toBeGreaterThan(-1e-20);
+          onTable++;
+        } else {
+          expect(t.logProbs[i]).toBe(-Math.log(4));
+        }
+      }
+    }
+    expect(publisher.published.deltas).toBeGreaterThan(0);
+    expect(onTable).toBeGreaterThanOrEqual(mirror.pool.size);
+    // An actor that loaded only per episode would have none.
+    expect(spanning).toBeGreaterThan(0);
+    await Promise.all([pool.close(), mirror.close()]);
   });
 });
 

@@ -109,7 +109,9 @@ export async function runActor(
           },
         }
       : { snapshot: (bytes) => keyed.load(bytes), delta: (theta, bytes) => keyed.apply(theta, bytes) };
-  const follower = new PolicyFollower(pool, options.hotLoad, loader);
+  // New versions are learnt from the pool's announcements: a check costs a turn of the event loop, not a
+  // round trip to the server, which with per-step hot-loading was most of an actor's time.
+  const follower = new PolicyFollower(pool, options.hotLoad, { loader, notify: true });
   let parameters: Float64Array = new Float64Array(0);
   let loaded = -1;
   const load = (policy: FollowedPolicy<Float64Array>): void => {
