@@ -73,6 +73,19 @@ function nodeOf(url: string): string {
 }
 
 /**
+ * A promise that rejects with `CONNECTION_LOST` after `ms` (its timer does not hold the process open), to
+ * race against a connection attempt.
+ */
+function lostAfter(ms: number, message: () => string, cause: () => unknown): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    setTimeout(
+      () => reject(new RedisPoolError('CONNECTION_LOST', message(), { cause: cause() })),
+      ms,
+    ).unref();
+  });
+}
+
+/**
  * One node-redis connection with binary replies, reconnection, and retry of idempotent commands.
  * Internal: pools and mirrors own one each.
  */
@@ -112,19 +125,11 @@ export class RedisConnection {
     client.on('error', (error: unknown) => {
       connection.#lastError = error;
     });
-    const failed = new Promise<never>((_, reject) => {
-      setTimeout(
-        () =>
-          reject(
-            new RedisPoolError(
-              'CONNECTION_LOST',
-              `could not connect to ${redactUrl(url)} within ${reconnectTimeoutMs} ms`,
-              { cause: connection.#lastError },
-            ),
-          ),
-        reconnectTimeoutMs,
-      ).unref();
-    });
+    const failed = lostAfter(
+      reconnectTimeoutMs,
+      () => `could not connect to ${redactUrl(url)} within ${reconnectTimeoutMs} ms`,
+      () => connection.#lastError,
+    );
     try {
       await Promise.race([client.connect(), failed]);
     } catch (error) {
@@ -213,18 +218,11 @@ export class RedisConnection {
     client.on('ready', () => {
       if (subscribed) onReconnect();
     });
-    const failed = new Promise<never>((_, reject) => {
-      setTimeout(
-        () =>
-          reject(
-            new RedisPoolError(
-              'CONNECTION_LOST',
-              `could not subscribe to ${this.#node} within ${this.#reconnectTimeoutMs} ms`,
-            ),
-          ),
-        this.#reconnectTimeoutMs,
-      ).unref();
-    });
+    const failed = lostAfter(
+      this.#reconnectTimeoutMs,
+      () => `could not subscribe to ${this.#node} within ${this.#reconnectTimeoutMs} ms`,
+      () => undefined,
+    );
     try {
       await Promise.race([client.connect().then(() => client.subscribe(channel, onMessage)), failed]);
     } catch (error) {
