@@ -83,6 +83,21 @@ describe('RedisPool on a Redis Cluster', () => {
       await learner.publishPolicy(3, new Uint8Array(new Float64Array([0.5, -0.5]).buffer));
       const policy = await new PolicyFollower(actor, 'step').beginEpisode();
       expect(policy.version).toBe(3);
+      // Deltas (a stream in the slot), read by a follower that learns of versions by announcement.
+      const loader = {
+        snapshot: (bytes: Uint8Array) => Array.from(bytes),
+        delta: (held: number[], bytes: Uint8Array) => [...held, ...bytes],
+      };
+      const notified = new PolicyFollower(actor, 'step', { loader, notify: true });
+      expect((await notified.beginEpisode()).parameters).toHaveLength(16);
+      await learner.publishPolicyDelta(4, Uint8Array.of(7));
+      const deadline = Date.now() + 10_000;
+      while ((await notified.beforeStep()).version !== 4) {
+        if (Date.now() > deadline) throw new Error('no announcement of version 4 in 10 s');
+      }
+      expect((await notified.beforeStep()).parameters.at(-1)).toBe(7);
+      expect(notified.reads).toBe(2);
+      await notified.close();
       const trajectory = { actions: [1, 0], logProbs: [-0.2, -1.1], versions: [3, 3], return: 2 };
       const [pushed] = await actor.pushMany([trajectory], { ids: ['actor-0/episode-0'] });
       const [again] = await actor.pushMany([trajectory], { ids: ['actor-0/episode-0'] });
