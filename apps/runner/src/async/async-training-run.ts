@@ -8,6 +8,7 @@ import { type RunResult, textThenPath } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
+import { ActorCrew } from './actor-crew.js';
 import type { AsyncOptions } from './async-options.js';
 import type { PublishedBytes } from './policy-publisher.js';
 import {
@@ -141,12 +142,15 @@ export async function runAsyncTraining(
   const prefix = `ftw-${process.pid}-${Date.now().toString(36)}`;
   const poolOf = (i: number): string => (i < config.seeds.length ? `${prefix}-seed${config.seeds[i]}` : '');
   onJoin?.(`ftw actor --redis ${redactUrl(url)} --pool ${poolOf(0)}`);
+  // The actor processes start once and follow the learner from seed to seed.
+  const crew = new ActorCrew(launch);
   try {
     for (const [i, seed] of config.seeds.entries()) {
       const pools = { name: poolOf(i), next: poolOf(i + 1) };
-      results.push(await trainRedisSeed(config, options, seed, url, launch, tick(i, seed), pools));
+      results.push(await trainRedisSeed(config, options, seed, url, crew, tick(i, seed), pools));
     }
   } finally {
+    crew.stop();
     await server?.stop();
   }
   return { config, options, mode: 'redis', results };

@@ -8,6 +8,7 @@ import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { SOKOBAN_LEVELS } from '../sokoban/sokoban-scenario.js';
 import type { MeanInterval } from '../stats/mean-interval.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
+import { ActorCrew } from './actor-crew.js';
 import type { AsyncOptions } from './async-options.js';
 import { type AsyncOutcome, type AsyncSummary, summarizeAsync } from './async-training-run.js';
 import { type ActorLauncher, cliLauncher, redisForRun, trainRedisSeed } from './redis-training.js';
@@ -239,8 +240,14 @@ async function realSokoban(
 ): Promise<RealSokoban> {
   const options = { ...lag0.variant.options, redis };
   const results = [];
-  for (const seed of seeds)
-    results.push(await trainRedisSeed(lag0.variant.config, options, seed, url, launch));
+  // The actor processes start once and follow the learner from seed to seed, as in `ftw train`.
+  const crew = new ActorCrew(launch);
+  try {
+    for (const seed of seeds)
+      results.push(await trainRedisSeed(lag0.variant.config, options, seed, url, crew));
+  } finally {
+    crew.stop();
+  }
   const simulated = { ...lag0.outcome, results: lag0.outcome.results.slice(0, seeds.length) };
   return {
     seeds,

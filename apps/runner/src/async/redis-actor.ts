@@ -12,6 +12,7 @@ import { seededStreams } from '../random/seeded-streams.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { ActionDistribution } from '../train/action-distribution.js';
 import { createPolicy } from '../train/create-policy.js';
+import type { ActorCrew, CrewMessage } from './actor-crew.js';
 import type { AsyncOptions } from './async-options.js';
 import { KeyedPolicyReader } from './keyed-policy.js';
 import { actorEnvironmentSeed, asyncEnvironment } from './train-async-seed.js';
@@ -65,6 +66,25 @@ export const ACTOR_VARIABLE = 'FTW_ASYNC_ACTOR';
 export function exitWithLearner(): void {
   if (!process.connected) return;
   process.once('disconnect', () => process.exit(0));
+}
+
+/**
+ * An actor process of an {@link ActorCrew}: runs `first`, and whenever the learner's process sends the task
+ * of its next seed ({@link CrewMessage}), leaves its pool for that one (its environment, action stream and
+ * policy follow the new seed; the level set stays generated). Runs until the learner's process ends it.
+ *
+ * @param first - the task it was launched with
+ */
+export async function followTasks(first: ActorTask): Promise<void> {
+  let next: ActorTask | undefined;
+  process.on('message', (message: CrewMessage) => {
+    next = message.task;
+  });
+  for (let task = first; ; ) {
+    await runActor(task, async () => next !== undefined);
+    task = next!;
+    next = undefined;
+  }
 }
 
 /** Episodes an actor collects before one pipelined push. */
@@ -190,7 +210,7 @@ async function push(
   }
   for (;;) {
     try {
-      await pool.pushMany(batch, { ids, timeoutMs: 1000 });
+      await pool.pushMany(batch, { ids, timeoutMs: 100 });
       return true;
     } catch (error) {
       if (!(error instanceof RedisPoolError && error.code === 'RATE_LIMITED')) throw error;

@@ -6,11 +6,18 @@ import type { TrainConfig } from '../config/train-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
 import { restorePolicy, type SavedPolicy } from '../train/saved-policy.js';
+import { ActorCrew } from './actor-crew.js';
 import type { AsyncOptions } from './async-options.js';
 import { asyncRunResult, runAsyncTraining } from './async-training-run.js';
 import { ASYNC_REDIS_BASE } from './compare-async.js';
 import { POOL_NOTES } from './redis-actor.js';
-import { ActorsLostError, learnerEpisode, type RedisSeedResult, trainRedisSeed } from './redis-training.js';
+import {
+  type ActorLauncher,
+  ActorsLostError,
+  learnerEpisode,
+  type RedisSeedResult,
+  trainRedisSeed,
+} from './redis-training.js';
 import { sourceLauncher, startRemoteActor } from './testing/source-launcher.js';
 
 let server: RedisServer | undefined;
@@ -146,6 +153,58 @@ describe('trainRedisSeed', () => {
       [0, null],
       [0, null],
     ]);
+  });
+
+  it("starts a run's actor processes once and moves them from seed to seed", async () => {
+    const config = { ...ASYNC_REDIS_BASE, iterations: 12, seeds: [0, 1, 2] };
+    const launched: ChildProcess[] = [];
+    const launch: ActorLauncher = (task) => {
+      const child = sourceLauncher(task);
+      launched.push(child);
+      return child;
+    };
+    const outcome = await runAsyncTraining(config, { ...twoActors(4), wait: 20 }, undefined, launch);
+    expect(launched).toHaveLength(2);
+    expect(outcome.results).toHaveLength(3);
+    for (const result of outcome.results as RedisSeedResult[]) {
+      expect(result.metrics).toHaveLength(12);
+      expect(result.updates).toBeGreaterThan(0);
+      expect(result.malformed).toBe(0);
+      // The actors acted in each seed with the policy of that seed's learner.
+      expect(result.behaviourCheck.steps).toBeGreaterThan(0);
+      expect(result.behaviourCheck.maxLogProbGap).toBe(0);
+    }
+    // The run stops them when it ends.
+    for (const child of launched) {
+      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+    }
+  });
+
+  it('fails a seed at once when an actor of the crew exited during the seed before', async () => {
+    const config = { ...ASYNC_REDIS_BASE, iterations: 6, seeds: [0, 1] };
+    const options = { ...twoActors(4), wait: 60 };
+    const launched: ChildProcess[] = [];
+    const crew = new ActorCrew((task) => {
+      const child = sourceLauncher(task);
+      launched.push(child);
+      return child;
+    });
+    try {
+      expect((await trainRedisSeed(config, options, 0, server!.url, crew)).metrics).toHaveLength(6);
+      const exited = once(launched[0]!, 'exit');
+      launched[0]!.kill('SIGKILL');
+      await exited;
+      const start = Date.now();
+      const error = await trainRedisSeed(config, options, 1, server!.url, crew).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ActorsLostError);
+      expect((error as Error).message).toBe('actor process exited (SIGKILL) before the run ended');
+      // Not after --wait (60 s) without episodes.
+      expect(Date.now() - start).toBeLessThan(20_000);
+      expect(() => crew.assign([])).toThrow('tasks must be one per actor (2), got 0');
+    } finally {
+      crew.stop();
+    }
+    expect(launched).toHaveLength(2);
   });
 
   it('fails after --wait seconds without a new episode, and marks its pool failed', async () => {

@@ -17,6 +17,7 @@ import type { Episode } from '../train/episode.js';
 import { createOptimizer } from '../train/optimizer.js';
 import { savedPolicy } from '../train/saved-policy.js';
 import { movedBy } from '../train/updater.js';
+import { ActorCrew } from './actor-crew.js';
 import { type AsyncOptions, DEFAULT_WAIT_SECONDS } from './async-options.js';
 import type { PositionNames } from './keyed-policy.js';
 import { PolicyPublisher, type PublishedBytes } from './policy-publisher.js';
@@ -148,7 +149,8 @@ export function learnerEpisode(t: MirroredTrajectory, sokoban: SokobanEpisodeEnv
  * `failed`, or `interrupted` when the learner's process is stopped by SIGINT or SIGTERM) and, before
  * `done`, the pool of the next seed. The learner's own actor processes end with it, however it ends.
  *
- * @param launch - how actor processes start
+ * @param actors - how this seed's actor processes start, or the run's {@link ActorCrew}, whose processes
+ *   move to this seed's pool (and are left running at the end)
  * @param onIteration - progress
  * @param pools - this seed's pool name and the next seed's ('' after the last); by default a fresh name
  *   and ''
@@ -159,7 +161,7 @@ export async function trainRedisSeed(
   options: AsyncOptions,
   seed: number,
   url: string,
-  launch: ActorLauncher = cliLauncher,
+  actors: ActorLauncher | ActorCrew = cliLauncher,
   onIteration?: () => void,
   pools: { readonly name: string; readonly next: string } = {
     name: `ftw-${process.pid}-${Date.now().toString(36)}-seed${seed}`,
@@ -204,14 +206,12 @@ export async function trainRedisSeed(
   await pool.writeNote(POOL_NOTES.task, JSON.stringify(task));
   let finished = false;
   let lost = false;
-  const children = Array.from({ length: options.actors }, (_, actor) =>
-    launch({ url, pool: name, config, options, seed, actor }),
+  // A crew of the run's moves here from the seed before; without one, this seed's actors are its own.
+  // Either way they end with this process, however it exits (a signal's handler calls process.exit).
+  const crew = actors instanceof ActorCrew ? actors : new ActorCrew(actors);
+  const children = crew.assign(
+    Array.from({ length: options.actors }, (_, actor) => ({ url, pool: name, config, options, seed, actor })),
   );
-  // The actors end with this process, however it exits (a signal's handler calls process.exit).
-  const killChildren = (): void => {
-    for (const child of children) child.kill('SIGKILL');
-  };
-  process.on('exit', killChildren);
   // Interrupted: actors that joined from elsewhere are told at once, not after their --wait.
   let stopping = false;
   const forget = onInterrupt(() => {
@@ -226,12 +226,15 @@ export async function trainRedisSeed(
   let maxLogProbGap = 0;
   // The clock starts when the first episode arrives, so that process start-up is not counted.
   let started = 0;
+  let lostActor: ((code: number | null, signal: NodeJS.Signals | null) => void) | undefined;
   try {
     const failed = new Promise<never>((_, reject) => {
+      lostActor = (code, signal) =>
+        reject(new ActorsLostError(`actor process exited (${code ?? signal}) before the run ended`));
       for (const child of children) {
-        child.once('exit', (code, signal) =>
-          reject(new ActorsLostError(`actor process exited (${code ?? signal}) before the run ended`)),
-        );
+        // A crew's actor may have exited during an earlier seed.
+        if (child.exitCode !== null || child.signalCode !== null) lostActor(child.exitCode, child.signalCode);
+        else child.once('exit', lostActor);
       }
     });
     failed.catch(() => {});
@@ -305,8 +308,8 @@ export async function trainRedisSeed(
     throw error;
   } finally {
     forget();
-    process.off('exit', killChildren);
-    killChildren();
+    if (lostActor !== undefined) for (const child of children) child.off('exit', lostActor);
+    if (crew !== actors) crew.stop();
     // Best effort: tell actors from elsewhere that this learner stopped (the server may be what failed).
     if (!(finished || stopping || lost)) await pool.writeNote(POOL_NOTES.state, 'failed').catch(() => {});
     await Promise.all([pool.close(), mirror.close()]);

@@ -45,9 +45,9 @@ export function trainCommand(): Command {
   command.action(async () => {
     const actorTask = process.env[ACTOR_VARIABLE];
     if (actorTask !== undefined) {
-      const { exitWithLearner, runActor } = await import('../async/redis-actor.js');
+      const { exitWithLearner, followTasks } = await import('../async/redis-actor.js');
       exitWithLearner();
-      return runActor(JSON.parse(actorTask));
+      return followTasks(JSON.parse(actorTask));
     }
     const path = command.opts<{ config?: string }>().config;
     const file = path === undefined ? undefined : readConfigFile(path);
