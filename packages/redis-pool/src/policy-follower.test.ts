@@ -195,6 +195,12 @@ describe('PolicyFollower', () => {
     // Closed, it asks the server again at every check.
     await follower.beforeStep();
     expect(follower.reads).toBe(reads + 1);
-    await Promise.all([learner.close(), actor.close(), admin.close()]);
+    // A follower whose pool was closed (its listening connection with it) fails as one that asks would,
+    // rather than act on with the version it holds.
+    const listening = new PolicyFollower(actor, 'step', { notify: true });
+    expect((await listening.beginEpisode()).version).toBe(3);
+    await actor.close();
+    await expect(listening.beforeStep()).rejects.toThrow(/CONNECTION_LOST/);
+    await Promise.all([learner.close(), admin.close()]);
   });
 });

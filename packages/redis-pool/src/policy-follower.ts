@@ -88,9 +88,9 @@ export interface PolicyFollowerOptions<T> {
  * changed, the same read brings the deltas after it (see {@link RedisPool.publishPolicyDelta}), or the last
  * snapshot and the deltas after it. With `notify`, the follower instead listens to the versions the pool
  * announces: a check yields to the event loop once, so that announcements that arrived are taken in, and
- * reads only when one is newer than the version held. Announcements lost while the follower's listening
- * connection was down are made up for: from its reconnection until the next announcement, every check
- * reads. A version published just before a check may be seen one check later than by asking (the
+ * reads only when one is newer than the version held. Announcements that may have been lost are made up
+ * for: from any sign of trouble on the listening connection (an error, a reconnection, its closing) until
+ * the next announcement, every check reads. A version published just before a check may be seen one check later than by asking (the
  * announcement is on its way), as it may when asking (the publication is).
  *
  * Without a loader the policy is the snapshot's bytes, and a delta is refused (`NO_LOADER`). With one, the

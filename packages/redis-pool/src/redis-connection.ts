@@ -28,7 +28,7 @@ interface Client {
   close(): Promise<void>;
   destroy(): void;
   on(event: 'error', listener: (error: unknown) => void): unknown;
-  on(event: 'ready', listener: () => void): unknown;
+  on(event: 'ready' | 'reconnecting' | 'end', listener: () => void): unknown;
   duplicate(): Client;
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
 }
@@ -197,27 +197,29 @@ export class RedisConnection {
 
   /**
    * Subscribes to a channel on a new connection to the same server (a subscribed connection runs no other
-   * command). node-redis reconnects it and subscribes again by itself; `onReconnect` is called at each
-   * reconnection, since messages published while it was away are lost.
+   * command). node-redis reconnects it and subscribes again by itself; messages published while it is away
+   * are lost, so `onMissed` is called whenever that may have happened: at an error, when it starts
+   * reconnecting, when it is back, and when it is closed.
    *
    * @param channel - the channel
    * @param onMessage - called with each message, as text
-   * @param onReconnect - called when the connection came back after a loss
+   * @param onMissed - called when messages may have been missed
    * @returns the subscription, active once the promise resolves
    * @throws RedisPoolError `CONNECTION_LOST` when it cannot connect within the reconnect timeout
    */
   async subscribe(
     channel: string,
     onMessage: (message: string) => void,
-    onReconnect: () => void,
+    onMissed: () => void,
   ): Promise<Subscription> {
     if (this.#closed) throw new RedisPoolError('CONNECTION_LOST', 'the connection was closed');
     const client = this.#client.duplicate();
-    client.on('error', () => {});
     let subscribed = false;
-    client.on('ready', () => {
-      if (subscribed) onReconnect();
-    });
+    const missed = () => {
+      if (subscribed) onMissed();
+    };
+    client.on('error', missed);
+    for (const event of ['ready', 'reconnecting', 'end'] as const) client.on(event, missed);
     const failed = lostAfter(
       this.#reconnectTimeoutMs,
       () => `could not subscribe to ${this.#node} within ${this.#reconnectTimeoutMs} ms`,

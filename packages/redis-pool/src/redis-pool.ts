@@ -580,11 +580,12 @@ export class RedisPool {
    * Watches the policy version: `onVersion` is called with each version published after the promise
    * resolves (snapshot or delta), announced by the publishing script on the pool's channel and received
    * on a connection of the watch's own. Delivery is at most once: a version published while that
-   * connection is lost is not announced to it, so `onReconnect` is called when it comes back (read the
-   * version then). {@link PolicyFollower} with `notify` builds on it.
+   * connection is lost is not announced to it, so `onMissed` is called whenever announcements may have
+   * been missed (an error, a reconnection, its return, its closing; read the version then).
+   * {@link PolicyFollower} with `notify` builds on it.
    *
    * @param onVersion - called with each version announced
-   * @param onReconnect - called when the watch's connection came back after a loss
+   * @param onMissed - called when announcements may have been missed
    * @returns the watch; `close()` ends it (closing the pool ends it too)
    * @throws RedisPoolError `CONNECTION_LOST` when it cannot connect
    * @example
@@ -595,12 +596,12 @@ export class RedisPool {
    */
   watchPolicyVersion(
     onVersion: (version: number) => void,
-    onReconnect: () => void = () => {},
+    onMissed: () => void = () => {},
   ): Promise<{ close(): Promise<void> }> {
     return this.#connection.subscribe(
       this.#keys.policyChannel,
       (message) => onVersion(Number(message)),
-      onReconnect,
+      onMissed,
     );
   }
 
