@@ -149,7 +149,9 @@ export async function runActor(
   // Closed however the actor ends: a client left open reconnects forever and keeps the process alive.
   try {
     for (let episode = 0; ; episode++) {
-      if (stopped !== undefined && (await stopped(pool))) break;
+      // Asked once per batch of episodes (and while a push waits): an actor from elsewhere then pays two
+      // reads per PUSH_EVERY episodes, not per episode, and notices a finished learner a batch later.
+      if (stopped !== undefined && pending.length === 0 && (await stopped(pool))) break;
       load(await follower.beginEpisode());
       let observation = env.reset();
       const observations: number[] = [];
