@@ -25,6 +25,8 @@ export interface CrewMessage {
 export class ActorCrew {
   readonly #launch: ActorLauncher;
   #children: ChildProcess[] = [];
+  /** Whether the processes were launched (and the exit handler registered): once per crew until stopped. */
+  #launched = false;
   readonly #kill = (): void => {
     for (const child of this.#children) child.kill('SIGKILL');
   };
@@ -42,11 +44,12 @@ export class ActorCrew {
    * @throws RangeError when the number of tasks changed
    */
   assign(tasks: readonly ActorTask[]): readonly ChildProcess[] {
-    if (this.#children.length > 0 && tasks.length !== this.#children.length) {
+    if (this.#launched && tasks.length !== this.#children.length) {
       throw new RangeError(`tasks must be one per actor (${this.#children.length}), got ${tasks.length}`);
     }
-    if (this.#children.length === 0) {
+    if (!this.#launched) {
       this.#children = tasks.map((task) => this.#launch(task));
+      this.#launched = true;
       process.on('exit', this.#kill);
     } else {
       // An actor that exited is not written to (the seed's learner finds it gone: ActorsLostError).
@@ -61,6 +64,7 @@ export class ActorCrew {
   stop(): void {
     this.#kill();
     this.#children = [];
+    this.#launched = false;
     process.off('exit', this.#kill);
   }
 }
