@@ -29,7 +29,10 @@ export interface AsyncOutcome {
   readonly results: readonly (AsyncSeedResult | RedisSeedResult)[];
 }
 
-/** Per-run summary figures (means over seeds of per-seed means over updated iterations). */
+/**
+ * Per-run summary figures: means over seeds of per-seed means over iterations (every iteration for the
+ * version spread and the multi-version share; the iterations with an update for the update figures).
+ */
 export interface AsyncSummary {
   readonly mode: 'simulation' | 'redis';
   readonly finalOptimalProbability: MeanInterval;
