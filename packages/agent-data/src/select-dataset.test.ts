@@ -213,3 +213,167 @@ describe('rankValues', () => {
     expect(Array.from(rankValues(items, ['older'], undefined).values)).toEqual([2, 1, 0]);
   });
 });
+
+/**
+ * The report's figures written from their definitions, by enumerating every C-subset of each group (no
+ * formula of the code reused): a group's expected selections, tie rate at the cut, successes per minibatch
+ * and shortfall, then the per-group means, the rank table's columns and the counts over the window.
+ */
+describe('selectDataset report, against an enumeration of every minibatch', () => {
+  // Task a: 6 runs, task b: 5 runs (ties at the top and the bottom), task c: 1 run (fewer than C, skipped).
+  const rewards: [string, number][] = [
+    ['a', 1],
+    ['b', 2],
+    ['a', 0],
+    ['b', 2],
+    ['a', 0],
+    ['c', 3],
+    ['a', 1],
+    ['b', 0],
+    ['a', 0],
+    ['b', 1],
+    ['a', 1],
+    ['b', 0],
+  ];
+  const runs = rewards.map(([task, reward], i) => run(i, reward, 1, task));
+  const J = 4;
+  const C = 3;
+  const K = 2;
+
+  /** Exact per-group figures: each member's expected selections (ties at the cut share their slots). */
+  function enumerate(values: readonly number[], above: number) {
+    const n = values.length;
+    const expected = new Array<number>(n).fill(0);
+    let all = 0;
+    let tied = 0;
+    let successes = 0;
+    let short = 0;
+    for (const s of subsets(n, C)) {
+      all++;
+      const sorted = s.map((i) => values[i]!).sort((x, y) => y - x);
+      const cut = sorted[K - 1]!;
+      if (sorted[K] === cut) tied++;
+      const better = s.filter((i) => values[i]! > cut).length;
+      const atCut = s.filter((i) => values[i] === cut).length;
+      for (const i of s) {
+        if (values[i]! > cut) expected[i]! += 1;
+        else if (values[i] === cut) expected[i]! += (K - better) / atCut;
+      }
+      const x = s.filter((i) => values[i]! > above).length;
+      successes += x;
+      if (x < K) short++;
+    }
+    return {
+      expected: expected.map((e) => (J * e) / all),
+      tieRate: tied / all,
+      successesPerBatch: successes / all,
+      shortfall: short / all,
+    };
+  }
+
+  /** J · P(the rank-(p+1) member of N distinct values is kept), by enumeration: Eq. 5 times J·K. */
+  function eq5(n: number): number[] {
+    const kept = new Array<number>(n).fill(0);
+    let all = 0;
+    for (const s of subsets(n, C)) {
+      all++;
+      // Position p is the (p+1)-th best; a member is kept when fewer than K members of s rank above it.
+      for (const p of s) if (s.filter((q) => q < p).length < K) kept[p]! += 1;
+    }
+    return kept.map((k) => (J * k) / all);
+  }
+
+  /** The reference report of the window with successes above `above`. */
+  function reference(above: number) {
+    const counts = new Array<number>(runs.length).fill(0);
+    const bins = Array.from({ length: 10 }, () => ({ expected: 0, eq5: 0 }));
+    const perGroup: ReturnType<typeof enumerate>[] = [];
+    for (const task of ['a', 'b']) {
+      const members = runs.flatMap((t, i) => (t.task === task ? [i] : []));
+      const values = members.map((i) => runs[i]!.reward);
+      const group = enumerate(values, above);
+      perGroup.push(group);
+      members.forEach((i, j) => {
+        counts[i] = group.expected[j]!;
+      });
+      // Best first; equal rewards in window order.
+      const order = members.map((_, j) => j).sort((x, y) => values[y]! - values[x]! || x - y);
+      const distinct = eq5(members.length);
+      order.forEach((j, p) => {
+        const bin = bins[Math.floor((10 * p) / members.length)]!;
+        bin.expected += group.expected[j]!;
+        bin.eq5 += distinct[p]!;
+      });
+    }
+    const mean = (f: (g: ReturnType<typeof enumerate>) => number) => (f(perGroup[0]!) + f(perGroup[1]!)) / 2;
+    const failures = counts.reduce((s, c, i) => s + (runs[i]!.reward > above ? 0 : c), 0);
+    return {
+      counts,
+      bins,
+      tieRate: mean((g) => g.tieRate),
+      successesPerBatch: mean((g) => g.successesPerBatch),
+      shortfall: mean((g) => g.shortfall),
+      failures,
+      successes: runs.filter((t) => t.reward > above).length,
+      selectedRuns: counts.filter((c) => c > 0).length,
+    };
+  }
+
+  it('gives the exact counts, per-group means, failures and their share of the J·K per task', () => {
+    const ref = reference(0);
+    const { counts, report } = selectDataset(runs, {
+      batches: J,
+      batchSize: C,
+      keep: K,
+      mode: 'expected',
+      perTask: true,
+    });
+    Array.from(counts).forEach((c, i) => expect(c, `run ${i}`).toBeCloseTo(ref.counts[i]!, 12));
+    expect(report.n).toBe(12);
+    expect(report.groups).toBe(2);
+    expect(report.total).toBeCloseTo(2 * J * K, 12);
+    // Task c's run (reward 3) is never selected: 11 of the 12 runs.
+    expect(report.selectedRuns).toBe(ref.selectedRuns);
+    expect(ref.selectedRuns).toBe(11);
+    // Successes are counted over the whole window, task c's run included: 7 rewards above 0.
+    expect(report.successAbove).toBe(0);
+    expect(report.successes).toBe(ref.successes);
+    expect(ref.successes).toBe(7);
+    expect(report.eliteFailures).toBeCloseTo(ref.failures, 12);
+    expect(report.eliteFailureShare).toBeCloseTo(ref.failures / (2 * J * K), 12);
+    expect(report.tieRateAtCut).toBeCloseTo(ref.tieRate, 12);
+    expect(report.tieRateAfterKeys).toBeCloseTo(ref.tieRate, 12);
+    expect(report.meanSuccessesPerBatch).toBeCloseTo(ref.successesPerBatch, 12);
+    expect(report.shortfallProbability).toBeCloseTo(ref.shortfall, 12);
+    report.rankBins.forEach((bin, k) => {
+      expect(bin.expected, `bin ${k} expected`).toBeCloseTo(ref.bins[k]!.expected, 12);
+      expect(bin.eq5, `bin ${k} Eq. 5`).toBeCloseTo(ref.bins[k]!.eq5, 12);
+      expect(bin.selected, `bin ${k} selected`).toBeCloseTo(ref.bins[k]!.expected, 12);
+    });
+  });
+
+  it('shows, in sampled mode, the exact expected counts in the "expected" column, not the draws', () => {
+    const ref = reference(1);
+    const { counts, report } = selectDataset(
+      runs,
+      { batches: J, batchSize: C, keep: K, perTask: true, successAbove: 1 },
+      uniform(3),
+    );
+    report.rankBins.forEach((bin, k) => {
+      expect(bin.expected, `bin ${k} expected`).toBeCloseTo(ref.bins[k]!.expected, 12);
+      expect(bin.eq5, `bin ${k} Eq. 5`).toBeCloseTo(ref.bins[k]!.eq5, 12);
+    });
+    expect(report.rankBins.reduce((s, b) => s + b.selected, 0)).toBe(2 * J * K);
+    // The sampled counts are whole selections; the report counts them as drawn.
+    const drawn = Array.from(counts);
+    expect(report.total).toBe(2 * J * K);
+    expect(report.selectedRuns).toBe(drawn.filter((c) => c > 0).length);
+    const failures = drawn.reduce((s, c, i) => s + (runs[i]!.reward > 1 ? 0 : c), 0);
+    expect(report.eliteFailures).toBe(failures);
+    expect(report.eliteFailureShare).toBeCloseTo(failures / (2 * J * K), 12);
+    // Successes above 1: the two 2s of task b and task c's 3.
+    expect(report.successes).toBe(3);
+    expect(report.meanSuccessesPerBatch).toBeCloseTo(ref.successesPerBatch, 12);
+    expect(report.shortfallProbability).toBeCloseTo(ref.shortfall, 12);
+  });
+});
