@@ -328,7 +328,7 @@ describe('selectDataset report, against an enumeration of every minibatch', () =
       mode: 'expected',
       perTask: true,
     });
-    Array.from(counts).forEach((c, i) => expect(c, `run ${i}`).toBeCloseTo(ref.counts[i]!, 12));
+    for (const [i, c] of Array.from(counts).entries()) expect(c, `run ${i}`).toBeCloseTo(ref.counts[i]!, 12);
     expect(report.n).toBe(12);
     expect(report.groups).toBe(2);
     expect(report.total).toBeCloseTo(2 * J * K, 12);
