@@ -99,6 +99,37 @@ describe('importanceDiagnostics', () => {
     expect(d.essFraction).toBeCloseTo(81 / 33 / 3, 12);
   });
 
+  it('counts a selected traced run missing from the file as traced but not matched', async () => {
+    // a and b are selected and traced; only a is in the file; c (count 0) is in the file but not selected.
+    const d = await importanceDiagnostics(
+      items,
+      [2, 1, 0, 5],
+      file([
+        { id: 'a', logprobs: [[-1, -2], [-0.5]] },
+        { id: 'c', logprobs: [[-3]] },
+      ]),
+    );
+    expect(d).toMatchObject({ traced: 2, matched: 1, mismatched: 0 });
+    expect(d.logWeights).toEqual([{ id: 'a', logWeight: 0 }]);
+    // One matched run of count 2: ESS = (2 w)² / (2 w²) = 2, of 2 selections.
+    expect(d.ess).toBeCloseTo(2, 12);
+    expect(d.essFraction).toBeCloseTo(1, 12);
+  });
+
+  it('keeps the ESS finite and exact when the log weights are far beyond exp overflow', async () => {
+    // log w_a = 1000 + ln 4, log w_b = 1000: the same ratio as w = (4, 1), so (2·4 + 1)² / (2·16 + 1).
+    const d = await importanceDiagnostics(
+      items,
+      [2, 1, 0, 0],
+      file([
+        { id: 'a', logprobs: [[999, -2], [-0.5 + Math.log(4)]] },
+        { id: 'b', logprobs: [[-0.1 + 1000]] },
+      ]),
+    );
+    expect(d.ess).toBeCloseTo(81 / 33, 9);
+    expect(d.essFraction).toBeCloseTo(81 / 33 / 3, 9);
+  });
+
   it('counts a run whose token counts differ as mismatched, and rejects a malformed line', async () => {
     const d = await importanceDiagnostics(
       items,
