@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,5 +87,70 @@ describe('buildDataset', () => {
     expect(written).toBe(120);
     expect(a.split('\n').length - 1).toBe(120);
     for (const e of manifest.selected) expect(Math.abs(e.written - e.count)).toBeLessThanOrEqual(1);
+  });
+
+  it("records the input's and the output's lines, counts and SHA-256, and the window's lines, as read and written", async () => {
+    const run = (id: string, sequence: number, reward: number) =>
+      JSON.stringify({ id, task: 't', sequence, messages: [{ role: 'user', content: id }], reward });
+    // 8 lines: 6 runs, a bad line (skipped) and a blank line (counted, not skipped). Capacity 4 keeps the
+    // newest by sequence, 3..6: r3 (line 5), r6 (line 8), r1 (line 1), r5 (line 7), oldest first.
+    const text = `${[
+      run('r1', 5, 1),
+      run('r2', 1, 0),
+      '{"id": "bad"',
+      '',
+      run('r3', 3, 1),
+      run('r4', 2, 0),
+      run('r5', 6, 0),
+      run('r6', 4, 1),
+    ].join('\n')}\n`;
+    const input = join(dir, 'hand-written.jsonl');
+    writeFileSync(input, text);
+    const out = join(dir, 'hand-written-sft.jsonl');
+    const { manifest, manifestFile } = await buildDataset({
+      input,
+      capacity: 4,
+      batches: 3,
+      batchSize: 2,
+      keep: 1,
+      mode: 'expected',
+      format: 'openai',
+      out,
+      random: uniform(1),
+      seed: 1,
+    });
+    expect(manifest.input).toEqual({
+      file: 'hand-written.jsonl',
+      sha256: createHash('sha256').update(text).digest('hex'),
+      bytes: Buffer.byteLength(text),
+      lines: 8,
+      valid: 6,
+      skipped: 1,
+    });
+    expect(manifest.window).toEqual({ size: 4, evicted: 2, firstLine: 5, lastLine: 7 });
+    // Pairs of the window (rewards 1, 1, 1, 0) with K = 1: the failure is never kept, each success is kept
+    // in 1/3 of the minibatches (alone with the failure, or on a fair tie with another success): J/3 = 1.
+    const written = readFileSync(out);
+    expect(manifest.output).toEqual({
+      file: 'hand-written-sft.jsonl',
+      format: 'openai',
+      lines: 3,
+      sha256: createHash('sha256').update(written).digest('hex'),
+    });
+    expect(
+      written
+        .toString('utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).messages[0].content),
+    ).toEqual(['r3', 'r6', 'r1']);
+    expect(manifest.selected.map((e) => [e.id, e.written])).toEqual([
+      ['r3', 1],
+      ['r6', 1],
+      ['r1', 1],
+    ]);
+    for (const e of manifest.selected) expect(e.count).toBeCloseTo(1, 12);
+    expect(manifest.report).toMatchObject({ n: 4, groups: 1, successes: 3, eliteFailures: 0 });
+    expect(JSON.parse(readFileSync(manifestFile, 'utf8'))).toEqual(manifest);
   });
 });
