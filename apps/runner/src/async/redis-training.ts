@@ -11,7 +11,6 @@ import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { onInterrupt } from '../run/interrupt-tasks.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
-import { ActionDistribution } from '../train/action-distribution.js';
 import { createPolicy } from '../train/create-policy.js';
 import type { Episode } from '../train/episode.js';
 import { createOptimizer } from '../train/optimizer.js';
@@ -19,6 +18,7 @@ import { savedPolicy } from '../train/saved-policy.js';
 import { movedBy } from '../train/updater.js';
 import { ActorCrew } from './actor-crew.js';
 import { type AsyncOptions, DEFAULT_WAIT_SECONDS } from './async-options.js';
+import { BehaviourCheck, type BehaviourCheckResult } from './behaviour-check.js';
 import type { PositionNames } from './keyed-policy.js';
 import { PolicyPublisher, type PublishedBytes } from './policy-publisher.js';
 import { ACTOR_VARIABLE, type ActorTask, POOL_NOTES, type PoolTask } from './redis-actor.js';
@@ -38,9 +38,9 @@ export interface RedisSeedResult extends AsyncSeedResult {
    * current version is scored again by the learner's own policy, and the largest |log π(a|o) − log q(a|o)|
    * between its log-probability and the one the actor recorded is kept. The same parameters, position and
    * arithmetic give the same number, so anything above 0 means an actor read another row, other features
-   * or another version than the learner holds.
+   * or another version than the learner holds ({@link BehaviourCheck}).
    */
-  readonly behaviourCheck: { readonly steps: number; readonly maxLogProbGap: number };
+  readonly behaviourCheck: BehaviourCheckResult;
   /** How the learner published its versions: snapshots, deltas and their bytes (see {@link PolicyPublisher}). */
   readonly published: PublishedBytes;
 }
@@ -221,9 +221,7 @@ export async function trainRedisSeed(
   const metrics: AsyncIterationMetrics[] = [];
   let samples = 0;
   let unreadable = 0;
-  const distribution = new ActionDistribution(env.numActions);
-  let checkedSteps = 0;
-  let maxLogProbGap = 0;
+  const check = new BehaviourCheck(policy, env.numActions);
   // The clock starts when the first episode arrives, so that process start-up is not counted.
   let started = 0;
   let lostActor: ((code: number | null, signal: NodeJS.Signals | null) => void) | undefined;
@@ -266,14 +264,7 @@ export async function trainRedisSeed(
       for (const e of fresh) {
         samples += e.length;
         returnSum += e.return;
-        for (let t = 0; t < e.length; t++) {
-          if (e.versions[t] !== version) continue;
-          distribution.of(policy, e.observations[t]!);
-          const gap = Math.abs(distribution.logProbability(e.actions[t]!) - e.logProbs[t]!);
-          // NaN (no log-probability at all) counts as the largest gap there is.
-          maxLogProbGap = Number.isNaN(gap) ? Number.POSITIVE_INFINITY : Math.max(maxLogProbGap, gap);
-          checkedSteps++;
-        }
+        check.add(e, version);
       }
       const stats = updater.update(fresh, version);
       if (stats !== null) {
@@ -324,7 +315,7 @@ export async function trainRedisSeed(
     finalPolicy: savedPolicy(seed, policy, env),
     stepsPerSecond: samples / seconds,
     malformed: mirror.malformedCount + unreadable,
-    behaviourCheck: { steps: checkedSteps, maxLogProbGap },
+    behaviourCheck: check.result,
     published: publisher.published,
   };
 }
