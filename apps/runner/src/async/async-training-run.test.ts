@@ -59,7 +59,7 @@ const seed0: RedisSeedResult = {
   updates: 2,
   finalPolicy: { seed: 0 } as SavedPolicy,
   stepsPerSecond: 1000,
-  malformed: 0,
+  malformed: 2,
   behaviourCheck: { steps: 10, maxLogProbGap: 0.25 },
   published: { snapshots: 1, deltas: 9, bytes: 1_500_000 },
 };
@@ -71,7 +71,7 @@ const seed1: RedisSeedResult = {
   updates: 1,
   finalPolicy: { seed: 1 } as SavedPolicy,
   stepsPerSecond: 3000,
-  malformed: 0,
+  malformed: 1,
   behaviourCheck: { steps: 5, maxLogProbGap: 0.125 },
   published: { snapshots: 2, deltas: 3, bytes: 750_000 },
 };
@@ -122,6 +122,7 @@ describe('summarizeAsync', () => {
     // Steps rescored add up over seeds; the gap is the largest of any seed.
     expect(s.behaviourCheck).toEqual({ steps: 15, maxLogProbGap: 0.25 });
     expect(s.published).toEqual({ snapshots: 3, deltas: 12, bytes: 2_250_000 });
+    expect(s.skipped).toBe(3);
   });
 
   it('leaves the Redis figures null in the simulation, and the update figures null without an update', () => {
@@ -131,7 +132,7 @@ describe('summarizeAsync', () => {
       mode: 'simulation',
       results: [{ ...simulated, metrics: [row(1, 0, 0, null)] }],
     });
-    expect([s.stepsPerSecond, s.behaviourCheck, s.published]).toEqual([null, null, null]);
+    expect([s.stepsPerSecond, s.behaviourCheck, s.published, s.skipped]).toEqual([null, null, null, null]);
     expect([s.poolStaleness, s.selectionStaleness, s.logWeightMean, s.essShare]).toEqual([
       null,
       null,
@@ -169,12 +170,15 @@ describe('asyncRunResult', () => {
     );
     expect(result.text('runs/x')).toContain('2.250 MB in all.');
     expect(report).toContain(
+      'The learner skipped 3 stream entries: malformed, or without one valid position name per step.',
+    );
+    expect(report).toContain(
       '2 actor(s) (processes over Redis), hot-load per step, horizon 4, counts × min(w, 1)',
     );
     expect(result.artifacts.metrics).toHaveLength(4);
   });
 
-  it('says the actors act with the published policy when the largest gap is 0', () => {
+  it('says the actors act with the published policy when the largest gap is 0, and nothing of 0 skipped', () => {
     const agreed = asyncRunResult({
       ...OUTCOME,
       results: [seed0, seed1].map((r) => ({ ...r, behaviourCheck: { steps: 4, maxLogProbGap: 0 } })),
@@ -182,5 +186,12 @@ describe('asyncRunResult', () => {
     expect(agreed.artifacts.report).toContain(
       'The learner scored again the 8 actor steps taken with its current version: largest |log π − log q| = 0 (the actors act with the policy the learner published).',
     );
+    // Nothing skipped, nothing said (summary.json still has skipped: 0).
+    const clean = asyncRunResult({
+      ...OUTCOME,
+      results: [seed0, seed1].map((r) => ({ ...r, malformed: 0 })),
+    });
+    expect(clean.artifacts.report).not.toContain('skipped');
+    expect(clean.artifacts.summary['skipped']).toBe(0);
   });
 });

@@ -54,6 +54,11 @@ export interface AsyncSummary {
    * deltas, and their bytes (see `RedisSeedResult.published`); null in the simulation.
    */
   readonly published: PublishedBytes | null;
+  /**
+   * With actor processes: the stream entries the learners skipped over all seeds, malformed or (Sokoban)
+   * without one valid position name per step (see `RedisSeedResult.malformed`); null in the simulation.
+   */
+  readonly skipped: number | null;
 }
 
 const meanOf = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
@@ -81,6 +86,7 @@ export function summarizeAsync(outcome: AsyncOutcome): AsyncSummary {
   const rates = outcome.results.flatMap((r) => ('stepsPerSecond' in r ? [r.stepsPerSecond] : []));
   const checks = outcome.results.flatMap((r) => ('behaviourCheck' in r ? [r.behaviourCheck] : []));
   const published = outcome.results.flatMap((r) => ('published' in r ? [r.published] : []));
+  const skipped = outcome.results.flatMap((r) => ('malformed' in r ? [r.malformed] : []));
   return {
     mode: outcome.mode,
     finalOptimalProbability: meanInterval(outcome.results.map((r) => r.finalOptimalProbability)),
@@ -107,6 +113,7 @@ export function summarizeAsync(outcome: AsyncOutcome): AsyncSummary {
             deltas: published.reduce((n, p) => n + p.deltas, 0),
             bytes: published.reduce((n, p) => n + p.bytes, 0),
           },
+    skipped: skipped.length === 0 ? null : skipped.reduce((n, k) => n + k, 0),
   };
 }
 
@@ -209,6 +216,13 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
           `The learner published ${published.snapshots + published.deltas} policy versions: ${published.snapshots} whole (snapshots) and ${published.deltas} as the rows their update moved (deltas), ${(published.bytes / 1e6).toFixed(3)} MB in all.`,
           '',
         ];
+  const skippedLine =
+    summary.skipped === null || summary.skipped === 0
+      ? []
+      : [
+          `The learner skipped ${summary.skipped} stream entries: malformed, or without one valid position name per step.`,
+          '',
+        ];
   const heading = [
     `ftw train (asynchronous): ${describeEnvironment(outcome.config.environment)}`,
     `  ${describeMethod(outcome.config)}`,
@@ -228,9 +242,10 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
         '',
         ...checkLine,
         ...publishedLine,
+        ...skippedLine,
       ].join('\n'),
       files: { 'policies.ndjson': ndjson(outcome.results.map((r) => r.finalPolicy)) },
     },
-    text: textThenPath([...heading, '', table.trimEnd(), '', ...checkLine, ...publishedLine]),
+    text: textThenPath([...heading, '', table.trimEnd(), '', ...checkLine, ...publishedLine, ...skippedLine]),
   };
 }

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainConfig } from '../config/train-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
@@ -229,6 +230,72 @@ describe('trainRedisSeed', () => {
     const pool = await RedisPool.open(server!.url, { name });
     expect(await pool.readNote(POOL_NOTES.state)).toBe('failed');
     await pool.close();
+  });
+
+  it('counts the stream entries it skips: malformed ones and Sokoban trajectories without valid position names', async () => {
+    // No actor process: the test pushes the entries itself, bad ones first (read before the good ones).
+    const { maxSamples: _, ...base } = SOKOBAN_SCENARIO.base;
+    const config: TrainConfig = { ...base, seeds: [0], iterations: 1, rollouts: 3 };
+    const name = `skipping-${Date.now().toString(36)}`;
+    const options: AsyncOptions = { ...twoActors(1), actors: 0, hotLoad: 'episode', wait: 30 };
+    const learning = trainRedisSeed(config, options, 0, server!.url, sourceLauncher, undefined, {
+      name,
+      next: '',
+    });
+    learning.catch(() => {});
+    let pool: RedisPool | undefined;
+    for (let k = 0; k < 200 && pool === undefined; k++) {
+      pool = await RedisPool.open(server!.url, { name }).catch(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return undefined;
+      });
+    }
+    const client = createClient({ url: server!.url });
+    await client.connect();
+    try {
+      await client.xAdd(`{${name}}:trajectories`, '*', { id: 'x', n: '1', t: 'not a trajectory' });
+      const actor = new SokobanEpisodeEnv(
+        config.environment as ConstructorParameters<typeof SokobanEpisodeEnv>[0],
+        9,
+      );
+      const trajectory = (k: number) => {
+        const positions: string[] = [];
+        const actions: number[] = [];
+        let observation = actor.reset();
+        for (;;) {
+          positions.push(actor.positionName(observation));
+          actions.push(k % 4);
+          const step = actor.step(k++ % 4);
+          if (step.terminated || step.truncated) break;
+          observation = step.observation;
+        }
+        const n = actions.length;
+        return {
+          actions,
+          logProbs: new Array<number>(n).fill(-Math.log(4)),
+          versions: 0,
+          return: 0,
+          metadata: { positions },
+        };
+      };
+      const bad = trajectory(0);
+      await pool!.pushMany([{ ...bad, metadata: { positions: bad.metadata.positions.slice(1) } }], {
+        ids: ['bad'],
+        timeoutMs: 30_000,
+      });
+      await pool!.pushMany([trajectory(1), trajectory(2), trajectory(3)], {
+        ids: ['a', 'b', 'c'],
+        timeoutMs: 30_000,
+      });
+      const result = await learning;
+      expect(result.metrics).toHaveLength(1);
+      expect(result.malformed).toBe(2);
+      const { artifacts } = asyncRunResult({ config, options, mode: 'redis', results: [result] });
+      expect(artifacts.summary['skipped']).toBe(2);
+    } finally {
+      await client.close();
+      await pool?.close();
+    }
   });
 
   it('runs actors on a server that wants a password, and records its URL without the password', async () => {
