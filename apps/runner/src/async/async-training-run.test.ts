@@ -192,6 +192,6 @@ describe('asyncRunResult', () => {
       results: [seed0, seed1].map((r) => ({ ...r, malformed: 0 })),
     });
     expect(clean.artifacts.report).not.toContain('skipped');
-    expect(clean.artifacts.summary['skipped']).toBe(0);
+    expect((clean.artifacts.summary as { skipped: number }).skipped).toBe(0);
   });
 });

@@ -291,7 +291,7 @@ describe('trainRedisSeed', () => {
       expect(result.metrics).toHaveLength(1);
       expect(result.malformed).toBe(2);
       const { artifacts } = asyncRunResult({ config, options, mode: 'redis', results: [result] });
-      expect(artifacts.summary['skipped']).toBe(2);
+      expect((artifacts.summary as { skipped: number }).skipped).toBe(2);
     } finally {
       await client.close();
       await pool?.close();
