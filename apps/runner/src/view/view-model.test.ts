@@ -105,6 +105,57 @@ describe('viewModel', () => {
     expect(JSON.stringify(model).length).toBeLessThan(3e6);
   });
 
+  it('keeps, when the mean curve is thinned, the band of every dropped point inside its kept neighbours’ band', () => {
+    // 3 seeds × 1,200 iterations (more than the 2 × 250 points a mean curve keeps). The seeds agree except at
+    // iteration 775, where they spread by ±0.3 around the same mean: the mean rises steadily, so thinning
+    // keeps only each bucket's ends and drops iteration 775, but its spread must stay visible.
+    const iterations = 1_200;
+    const f = (s: number, t: number): number => t / iterations + (t === 775 ? 0.3 * (s - 1) : 0);
+    const model = viewModel([trainRun('a', 3, iterations, f)]);
+    const mean = model.environments[0]!.charts[0]!.curves.find((c) => c.s === null)!;
+    expect(mean.x.length).toBeLessThan(600);
+    expect(mean.x).not.toContain(2 * 775);
+    // The band from the definition: x̄ ± t_{0.975, 2} · s / √3, s with n − 1 (t_{0.975, 2} = 4.302652729749464).
+    const band = (t: number): [number, number] => {
+      const values = [0, 1, 2].map((s) => f(s, t));
+      const m = (values[0]! + values[1]! + values[2]!) / 3;
+      const sd = Math.sqrt(values.reduce((q, v) => q + (v - m) ** 2, 0) / 2);
+      const half = (4.302652729749464 * sd) / Math.sqrt(3);
+      return [m - half, m + half];
+    };
+    // Kept to 5 significant digits in the page.
+    const tolerance = 1e-4;
+    const kept = mean.x.map((x) => x / 2);
+    for (let j = 0; j + 1 < kept.length; j++) {
+      // Every iteration between two kept points lies within the union of their bands...
+      for (let t = kept[j]!; t <= kept[j + 1]!; t++) {
+        const [lower, upper] = band(t);
+        expect(Math.min(mean.lo![j]!, mean.lo![j + 1]!), `iteration ${t}`).toBeLessThanOrEqual(
+          lower + tolerance,
+        );
+        expect(Math.max(mean.hi![j]!, mean.hi![j + 1]!), `iteration ${t}`).toBeGreaterThanOrEqual(
+          upper - tolerance,
+        );
+      }
+    }
+    for (let j = 0; j < kept.length; j++) {
+      // ... and a kept point's band reaches no further than the iterations between its kept neighbours.
+      const from = j === 0 ? kept[0]! : kept[j - 1]! + 1;
+      const to = j === kept.length - 1 ? kept[j]! : kept[j + 1]! - 1;
+      let lowest = Number.POSITIVE_INFINITY;
+      let highest = Number.NEGATIVE_INFINITY;
+      for (let t = from; t <= to; t++) {
+        lowest = Math.min(lowest, band(t)[0]);
+        highest = Math.max(highest, band(t)[1]);
+      }
+      expect(mean.lo![j]!, `kept iteration ${kept[j]}`).toBeGreaterThanOrEqual(lowest - tolerance);
+      expect(mean.hi![j]!, `kept iteration ${kept[j]}`).toBeLessThanOrEqual(highest + tolerance);
+      expect(mean.y[j]!).toBeCloseTo(kept[j]! / iterations, 4);
+    }
+    // The spread at iteration 775 shows: ±4.3027 · 0.3 / √3 = ±0.74524 around 775/1,200.
+    expect(Math.max(...mean.hi!)).toBeCloseTo(775 / iterations + (4.302652729749464 * 0.3) / Math.sqrt(3), 4);
+  });
+
   it('averages seeds whose episodes differ in length on a common grid of steps, holding each last value', () => {
     // Seed 0 reaches step 3t at iteration t with value t; seed 1 reaches step 5t with value 10t.
     const metrics = [1, 2, 3, 4, 5, 6].flatMap((t) => [
