@@ -11,7 +11,13 @@ import { describeEnvironment, describeMethod } from '../train/describe-config.js
 import { ActorCrew } from './actor-crew.js';
 import type { AsyncOptions } from './async-options.js';
 import { type AsyncOutcome, type AsyncSummary, summarizeAsync } from './async-training-run.js';
-import { type ActorLauncher, cliLauncher, redisForRun, trainRedisSeed } from './redis-training.js';
+import {
+  type ActorLauncher,
+  cliLauncher,
+  type RedisSeedResult,
+  redisForRun,
+  trainRedisSeed,
+} from './redis-training.js';
 import { trainAsyncSeed } from './train-async-seed.js';
 
 /** Environment steps per variant and seed of the asynchronous comparison on Sokoban. */
@@ -129,6 +135,30 @@ export interface ActorThroughput {
 }
 
 /**
+ * One row of the throughput table: a Redis run's steps per second and final score, and its version spread
+ * averaged over the run's iterations (each iteration's figure is already a mean over its episodes).
+ *
+ * @param actors - the run's actor processes
+ * @param result - the run (one seed)
+ * @returns the row
+ * @example
+ * ```ts
+ * actorThroughput(2, result); // { actors: 2, stepsPerSecond: 1530.2, finalOptimalProbability: 0.98, versionSpread: 0.41 }
+ * ```
+ */
+export function actorThroughput(
+  actors: number,
+  result: Pick<RedisSeedResult, 'stepsPerSecond' | 'finalOptimalProbability' | 'metrics'>,
+): ActorThroughput {
+  return {
+    actors,
+    stepsPerSecond: result.stepsPerSecond,
+    finalOptimalProbability: result.finalOptimalProbability,
+    versionSpread: result.metrics.reduce((s, m) => s + m.versionSpread, 0) / result.metrics.length,
+  };
+}
+
+/**
  * The Sokoban setting of the simulated variants trained by 4 real actor processes over Redis, beside the
  * simulated lag-0 variant (4 simulated actors, the same options) on the same seeds.
  */
@@ -202,12 +232,7 @@ export async function runAsyncComparison(
         for (const actors of [1, 2, 4]) {
           const config = { ...ASYNC_REDIS_BASE, seeds: [0] };
           const result = await trainRedisSeed(config, { ...REDIS_OPTIONS, actors, redis }, 0, url, launch);
-          throughput.push({
-            actors,
-            stepsPerSecond: result.stepsPerSecond,
-            finalOptimalProbability: result.finalOptimalProbability,
-            versionSpread: result.metrics.reduce((s, m) => s + m.versionSpread, 0) / result.metrics.length,
-          });
+          throughput.push(actorThroughput(actors, result));
         }
       } catch (error) {
         // A server that cannot be reached serves neither measurement: say so once, without waiting again.
@@ -230,6 +255,22 @@ export async function runAsyncComparison(
   return { variants, redis: throughput, redisSokoban };
 }
 
+/**
+ * The seeds of an outcome that the real actors also trained, so that the simulation beside them is
+ * summarised over the same seeds.
+ *
+ * @param outcome - the simulated variant, every seed of the comparison
+ * @param seeds - the seeds to keep
+ * @returns the outcome with the results of those seeds only
+ * @example
+ * ```ts
+ * onSeeds(lag0.outcome, [0, 1, 2]).results.map((r) => r.seed); // [0, 1, 2]
+ * ```
+ */
+export function onSeeds(outcome: AsyncOutcome, seeds: readonly number[]): AsyncOutcome {
+  return { ...outcome, results: outcome.results.filter((r) => seeds.includes(r.seed)) };
+}
+
 /** The lag-0 variant's setting trained by real actor processes, beside the simulation on the same seeds. */
 async function realSokoban(
   lag0: AsyncComparison['variants'][number],
@@ -248,10 +289,9 @@ async function realSokoban(
   } finally {
     crew.stop();
   }
-  const simulated = { ...lag0.outcome, results: lag0.outcome.results.slice(0, seeds.length) };
   return {
     seeds,
-    simulated: summarizeAsync(simulated),
+    simulated: summarizeAsync(onSeeds(lag0.outcome, seeds)),
     real: summarizeAsync({ config: lag0.variant.config, options, mode: 'redis', results }),
   };
 }
