@@ -298,6 +298,105 @@ describe('viewModel', () => {
     }
   });
 
+  it("takes each compare group's summary figures and configuration from its own scenario and method", () => {
+    const scenarios = [
+      { name: 'b', environment: bernoulli, keep: 1 },
+      { name: 'g', environment: gaussian, keep: 2 },
+    ];
+    const methods = ['ftw', 'ppo'];
+    const compare: RunData = {
+      name: 'cmp',
+      config: {
+        command: 'compare',
+        seeds: [0],
+        iterations: 3,
+        scenarios: scenarios.map(({ name, environment, keep }) => ({
+          name,
+          methods: methods.map((label) => ({ label, config: { method: label, environment, keep } })),
+        })),
+      },
+      // Scenario i, method m: reward 100 i + 10 m + t at iteration t.
+      metrics: scenarios.flatMap(({ name }, i) =>
+        methods.flatMap((method, m) =>
+          [1, 2, 3].map((t) => ({
+            scenario: name,
+            method,
+            seed: 0,
+            iteration: t,
+            samples: t,
+            reward: 100 * i + 10 * m + t,
+          })),
+        ),
+      ),
+      // Scenario g lists its methods in the other order: they are found by label, not by position.
+      summary: {
+        scenarios: [
+          {
+            name: 'b',
+            methods: [
+              { label: 'ftw', meanReward: { n: 1, mean: 1.5, halfWidth: 0, sd: 0 } },
+              { label: 'ppo', meanReward: { n: 1, mean: 2.5, halfWidth: 0, sd: 0 } },
+            ],
+          },
+          {
+            name: 'g',
+            methods: [
+              { label: 'ppo', meanReward: { n: 1, mean: 4.5, halfWidth: 0, sd: 0 } },
+              { label: 'ftw', meanReward: { n: 1, mean: 3.5, halfWidth: 0, sd: 0 } },
+            ],
+          },
+        ],
+      },
+    };
+    const model = viewModel([compare]);
+    expect(model.environments.map((e) => e.tables.map((t) => t.rows))).toEqual([
+      [
+        [
+          ['cmp · b · ftw', '1.500'],
+          ['cmp · b · ppo', '2.500'],
+        ],
+        [
+          ['cmp · b · ftw', '3.000'],
+          ['cmp · b · ppo', '13.00'],
+        ],
+      ],
+      [
+        [
+          ['cmp · g · ftw', '3.500'],
+          ['cmp · g · ppo', '4.500'],
+        ],
+        [
+          ['cmp · g · ftw', '103.0'],
+          ['cmp · g · ppo', '113.0'],
+        ],
+      ],
+    ]);
+    // Each group's configuration is its scenario's and method's: command, seeds and iterations are shared.
+    expect(model.configDiff).toEqual({
+      keys: [
+        'environment.kind',
+        'environment.means',
+        'environment.probs',
+        'environment.sds',
+        'keep',
+        'label',
+        'method',
+        'scenario',
+      ],
+      values: [
+        ['bernoulli', 'bernoulli', 'gaussian', 'gaussian'],
+        ['—', '—', '[1,0.3]', '[1,0.3]'],
+        ['[0.2,0.8]', '[0.2,0.8]', '—', '—'],
+        ['—', '—', '[0.2,0.2]', '[0.2,0.2]'],
+        ['1', '1', '2', '2'],
+        ['ftw', 'ppo', 'ftw', 'ppo'],
+        ['ftw', 'ppo', 'ftw', 'ppo'],
+        ['b', 'b', 'g', 'g'],
+      ],
+      identical: 3,
+    });
+  });
+
   it('keeps the curves of two methods apart when one method follows another at the same seed', () => {
     const metrics = ['a', 'b'].flatMap((method, m) =>
       [1, 2, 3].map((t) => ({ method, seed: 0, iteration: t, samples: t, reward: 10 * m + t })),
