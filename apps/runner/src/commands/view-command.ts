@@ -45,7 +45,7 @@ export function viewCommand(): Command {
     renameSync(partial, out);
     if (!o.quiet) {
       process.stdout.write(
-        `ftw view: ${runs.length} run${runs.length === 1 ? '' : 's'} (${names.join(', ')}); ${(html.length / 1e6).toFixed(2)} MB page written to ${out}\n`,
+        `ftw view: ${runs.length} run${runs.length === 1 ? '' : 's'} (${names.join(', ')}); ${(Buffer.byteLength(html) / 1e6).toFixed(2)} MB page written to ${out}\n`,
       );
     }
   });
