@@ -138,6 +138,28 @@ describe('ftw dataset', () => {
       expect(JSON.parse(line).reward).toBe(1);
   });
 
+  it('passes --success-above and --seed to the report, and --json prints the manifest written beside the output', async () => {
+    const input = log('success-above.jsonl', 'ftw', 400, 0.4);
+    const out = join(dir, 'success-above-out.jsonl');
+    const args = ['--input', input, ...base, '--success-above', '0.5', '--seed', '3'];
+    expect(await ftw(...args, '--format', 'trl', '--out', out, '--json')).toBe(0);
+    const printed = JSON.parse(stdout);
+    const manifest = JSON.parse(readFileSync(join(dir, 'success-above-out.manifest.json'), 'utf8'));
+    const { selected: _selected, ...rest } = manifest;
+    expect(printed).toEqual({ ...rest, manifestFile: join(dir, 'success-above-out.manifest.json') });
+    expect(printed.seed).toBe(3);
+    expect(printed.configuration.successAbove).toBe(0.5);
+    expect(printed.report.successAbove).toBe(0.5);
+    // The window is the newest 300 of the 400 runs (by sequence): the successes are its rewards above 0.5.
+    const runs = readFileSync(input, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { sequence: number; reward: number });
+    const window = runs.sort((x, y) => x.sequence - y.sequence).slice(-300);
+    expect(printed.input).toMatchObject({ lines: 400, valid: 400, skipped: 0 });
+    expect(printed.report.successes).toBe(window.filter((r) => r.reward > 0.5).length);
+  });
+
   it('reports bad lines as file:line, skips them and still succeeds; --strict makes the first one exit 2', async () => {
     const input = join(dir, 'bad.jsonl');
     writeFileSync(input, `${scriptedLog({ shape: 'ftw', runs: 20, seed: 1 })}{"id": 1\nnot json\n`);
