@@ -4,9 +4,11 @@ import type { TrainConfig } from '../config/train-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
 import type { Episode } from '../train/episode.js';
+import { FtwUpdater } from '../train/ftw-updater.js';
 import { trainSeed } from '../train/train-seed.js';
 import type { Updater } from '../train/updater.js';
 import type { AsyncOptions } from './async-options.js';
+import { RepeatedEpisodeEnv } from './repeated-episode-env.js';
 import { type AsyncLearner, asyncIterationMetrics, trainAsyncSeed } from './train-async-seed.js';
 
 const SYNC: AsyncOptions = {
@@ -111,6 +113,71 @@ describe('trainAsyncSeed', () => {
       const lagged = (o: AsyncOptions) => trainAsyncSeed(config, { ...o, lag: 3 }, 4).metrics;
       expect(JSON.stringify(lagged(truncated))).not.toBe(JSON.stringify(lagged(SYNC)));
     }
+  });
+
+  it('records for each step the version that took it and log π of that version, L versions behind', () => {
+    // 3 actors, lag 2, 4 decisions per episode, hot-loading per step: the learner sees each episode with
+    // the version of every step and its behaviour log-probability. The reference: θ of every version (the
+    // environment is asked for its score with the policy after each iteration's update) and log-softmax
+    // written from the definition.
+    const options: AsyncOptions = { ...SYNC, actors: 3, lag: 2, hotLoad: 'step', horizon: 4 };
+    const config: TrainConfig = { ...CONTEXTUAL, rollouts: 2, iterations: 25, capacity: 16, warmup: 4 };
+    const thetas: Float64Array[] = [];
+    const seen: { version: number; episodes: Episode[] }[] = [];
+    const evaluateOf = RepeatedEpisodeEnv.prototype.evaluate;
+    const evaluate = vi.spyOn(RepeatedEpisodeEnv.prototype, 'evaluate').mockImplementation(function (
+      this: RepeatedEpisodeEnv,
+      policy,
+      moved,
+    ) {
+      thetas.push(Float64Array.from(policy.parameters));
+      return evaluateOf.call(this, policy, moved);
+    });
+    const updateOf = FtwUpdater.prototype.update;
+    const update = vi.spyOn(FtwUpdater.prototype, 'update').mockImplementation(function (
+      this: FtwUpdater,
+      episodes,
+      version,
+    ) {
+      seen.push({ version, episodes: [...episodes] });
+      return updateOf.call(this, episodes, version);
+    });
+    let run: ReturnType<typeof trainAsyncSeed>;
+    try {
+      run = trainAsyncSeed(config, options, 3);
+    } finally {
+      evaluate.mockRestore();
+      update.mockRestore();
+    }
+    // θ by version: the first score is version 0's, then one per iteration, after its update.
+    const byVersion = new Map<number, Float64Array>([[0, thetas[0]!]]);
+    for (const [i, m] of run.metrics.entries()) byVersion.set(m.version, thetas[i + 1]!);
+    expect(run.updates).toBeGreaterThan(5);
+    const logSoftmax = (theta: Float64Array, o: number, a: number) => {
+      const row = [0, 1, 2].map((k) => theta[o * 3 + k]!);
+      return row[a]! - Math.log(row.reduce((sum, z) => sum + Math.exp(z), 0));
+    };
+    let steps = 0;
+    let behind = 0;
+    for (const { version, episodes } of seen) {
+      for (const e of episodes) {
+        for (let t = 0; t < e.length; t++) {
+          const v = e.versions[t]!;
+          // Never newer than what the lag lets actors see of the version being updated.
+          expect(v).toBeLessThanOrEqual(Math.max(0, version - 2));
+          if (v < version) behind++;
+          expect(e.logProbs[t]).toBeCloseTo(
+            logSoftmax(byVersion.get(v)!, e.observations[t]!, e.actions[t]!),
+            12,
+          );
+          steps++;
+        }
+      }
+    }
+    // Every step taken, but those of the episodes still in flight at the end (under one per actor).
+    expect(run.environmentSteps - steps).toBeGreaterThanOrEqual(0);
+    expect(run.environmentSteps - steps).toBeLessThan(3 * 4);
+    expect(behind).toBeGreaterThan(steps / 2);
   });
 
   it('records the same Sokoban run whether or not the environment is told which rows each update moved', () => {
