@@ -103,4 +103,38 @@ describe('PolicyPublisher', () => {
     ]);
     await pool.close();
   });
+
+  it("starts the delta budget again at each snapshot, at that snapshot's bytes, deltas up to exactly it", async () => {
+    // Bytes from the documented layouts: a snapshot is 8 + 8 per value + (2 + 2 per character) per name; a
+    // delta 16 + (4 + 8 per value) per row moved (no name added here). W = 2; names 0|0 … 0|8 have 3
+    // characters, 0|10 … 0|17 have 4.
+    const pool = await RedisPool.open(server!.url, { name: `publisher-budget-${process.pid}`, capacity: 1 });
+    const W = 2;
+    const publisher = new PolicyPublisher(pool, W);
+    const kinds: string[] = [];
+    let theta = new Float64Array(9 * W);
+    let version = 0;
+    const publish = async (moved: number[] | null) => {
+      theta[(moved?.[0] ?? 0) * W] = version + 1;
+      kinds.push(await publisher.publish(version++, theta, namesOf(theta.length / W), moved));
+    };
+    // 9 rows: 8 + 8 · 18 + 9 · 8 = 224 bytes; a delta of 2 rows is 16 + 2 · 20 = 56, so exactly 4 fit.
+    await publish(null);
+    for (let k = 0; k < 5; k++) await publish([k, k + 1]);
+    expect(kinds).toEqual(['snapshot', 'delta', 'delta', 'delta', 'delta', 'snapshot']);
+    // Grown to 18 rows and moved anywhere: 8 + 8 · 36 + 9 · 8 + 8 · 10 = 456 bytes, so 8 deltas (448) fit.
+    const grown = new Float64Array(18 * W);
+    grown.set(theta);
+    theta = grown;
+    kinds.length = 0;
+    await publish(null);
+    for (let k = 0; k < 9; k++) await publish([k, k + 9]);
+    expect(kinds).toEqual(['snapshot', ...new Array<string>(8).fill('delta'), 'snapshot']);
+    expect(publisher.published).toEqual({
+      snapshots: 4,
+      deltas: 12,
+      bytes: 2 * 224 + 2 * 456 + 12 * 56,
+    });
+    await pool.close();
+  });
 });
