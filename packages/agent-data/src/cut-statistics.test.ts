@@ -20,18 +20,22 @@ const sizes = fc
   );
 
 describe('cutTieProbability', () => {
-  test.prop([sizes, fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 9, maxLength: 9 })])(
-    'equals the share of all C-subsets whose K-th and (K+1)-th largest values are equal',
-    ([n, c, k], pool) => {
+  test.prop([
+    sizes,
+    fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 9, maxLength: 9 }),
+    fc.option(fc.constantFrom(-1, 0, 0.5, 1, 2, 3), { nil: undefined }),
+  ])(
+    'equals the share of all C-subsets whose K-th and (K+1)-th largest values are equal (and above the threshold)',
+    ([n, c, k], pool, threshold) => {
       const values = pool.slice(0, n);
       let tied = 0;
       let total = 0;
       for (const s of subsets(n, c)) {
         total++;
         const batch = s.map((i) => values[i]!).sort((a, b) => b - a);
-        if (k < c && batch[k - 1] === batch[k]) tied++;
+        if (k < c && batch[k - 1] === batch[k] && (threshold === undefined || batch[k]! > threshold)) tied++;
       }
-      expect(cutTieProbability(values, c, k)).toBeCloseTo(tied / total, 12);
+      expect(cutTieProbability(values, c, k, threshold)).toBeCloseTo(tied / total, 12);
     },
   );
 });

@@ -23,9 +23,16 @@ function logBinomial(lf: Float64Array, n: number, k: number): number {
  *
  *   Σ_blocks Σ_{i=0..K−1} Σ_{j=K+1−i..min(t, C−i)} binom(a, i) binom(t, j) binom(w, C−i−j) / binom(n, C).
  *
- * Zero when K = C (there is no cut). Cost O(Σ_blocks K · min(t, C)).
+ * Zero when K = C (there is no cut). With a threshold only values strictly above it may be kept, so a block
+ * at or below it is no cut (none of its items is kept, nothing is decided at random) and is left out.
+ * Cost O(Σ_blocks K · min(t, C)).
  */
-export function cutTieProbability(values: ArrayLike<number>, batchSize: number, keep: number): number {
+export function cutTieProbability(
+  values: ArrayLike<number>,
+  batchSize: number,
+  keep: number,
+  threshold?: number,
+): number {
   const n = values.length;
   if (keep >= batchSize) return 0;
   const sorted = Float64Array.from(values).sort().reverse();
@@ -35,6 +42,8 @@ export function cutTieProbability(values: ArrayLike<number>, batchSize: number, 
   for (let start = 0; start < n; ) {
     let end = start + 1;
     while (end < n && sorted[end] === sorted[start]) end++;
+    // Sorted from the best: every later block is at or below the threshold too.
+    if (threshold !== undefined && !(sorted[start]! > threshold)) break;
     const t = end - start;
     if (t >= 2) {
       const a = start;

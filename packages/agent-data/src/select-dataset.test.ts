@@ -376,4 +376,65 @@ describe('selectDataset report, against an enumeration of every minibatch', () =
     expect(report.meanSuccessesPerBatch).toBeCloseTo(ref.successesPerBatch, 12);
     expect(report.shortfallProbability).toBeCloseTo(ref.shortfall, 12);
   });
+
+  it('counts, with a threshold, only the ties that the random tie-break decides: those above the threshold', () => {
+    // The same window with 1 to 3 turns per run, a threshold of 0 and the fewer-turns key. Runs 4 and 8 (task
+    // a, reward 0) tie on both keys, above run 2 (reward 0, more turns): a tie of failures that is not at the
+    // bottom of the rank values, yet below the threshold.
+    const turned = rewards.map(([task, reward], i) =>
+      run(i, reward, reward === 0 ? (i % 4 === 0 ? 1 : 3) : 1 + (i % 3), task),
+    );
+    const { counts, report } = selectDataset(turned, {
+      batches: J,
+      batchSize: C,
+      keep: K,
+      mode: 'expected',
+      perTask: true,
+      threshold: 0,
+      tieBreak: ['fewer-turns'],
+    });
+    // Reference: in each minibatch the runs above 0 are ordered by (reward, fewer turns); the min(K, m) best
+    // of the m eligible ones are kept, runs equal on both sharing the last slots. The cut is decided at
+    // random when the K-th and (K+1)-th best are equal and above 0 (on reward alone, or on both keys).
+    const expected = new Array<number>(turned.length).fill(0);
+    let tieRate = 0;
+    let tieRateKeys = 0;
+    for (const task of ['a', 'b']) {
+      const members = turned.flatMap((t, i) => (t.task === task ? [i] : []));
+      const turns = (i: number) => turned[i]!.messages.length - 1;
+      const key = (i: number) => [turned[i]!.reward, -turns(i)] as const;
+      const compare = (x: number, y: number) => key(y)[0] - key(x)[0] || key(y)[1] - key(x)[1];
+      let all = 0;
+      let tied = 0;
+      let tiedKeys = 0;
+      const share = new Map<number, number>();
+      for (const s of subsets(members.length, C)) {
+        all++;
+        const batch = s.map((j) => members[j]!).sort(compare);
+        const [kth, next] = [batch[K - 1]!, batch[K]!];
+        const above = turned[kth]!.reward > 0;
+        if (above && turned[kth]!.reward === turned[next]!.reward) tied++;
+        if (above && compare(kth, next) === 0) tiedKeys++;
+        const eligible = batch.filter((i) => turned[i]!.reward > 0);
+        const slots = Math.min(K, eligible.length);
+        if (slots === 0) continue;
+        const cut = eligible[slots - 1]!;
+        const better = eligible.filter((i) => compare(i, cut) < 0).length;
+        const atCut = eligible.filter((i) => compare(i, cut) === 0).length;
+        for (const i of eligible) {
+          const c = compare(i, cut);
+          if (c < 0) share.set(i, (share.get(i) ?? 0) + 1);
+          else if (c === 0) share.set(i, (share.get(i) ?? 0) + (slots - better) / atCut);
+        }
+      }
+      for (const [i, v] of share) expected[i] = (J * v) / all;
+      tieRate += tied / all / 2;
+      tieRateKeys += tiedKeys / all / 2;
+    }
+    for (const [i, c] of Array.from(counts).entries()) expect(c, `run ${i}`).toBeCloseTo(expected[i]!, 12);
+    expect(report.tieRateAtCut).toBeCloseTo(tieRate, 12);
+    expect(report.tieRateAfterKeys).toBeCloseTo(tieRateKeys, 12);
+    expect(report.tieRateAfterKeys).toBeLessThan(report.tieRateAtCut);
+    expect(report.eliteFailures).toBe(0);
+  });
 });

@@ -60,7 +60,10 @@ export interface SelectionReport {
   readonly selectedRuns: number;
   /** Selections by rank against Eq. 5, ten bins. */
   readonly rankBins: readonly RankBin[];
-  /** P(the K-th and (K+1)-th rewards of a minibatch are equal), mean over groups. */
+  /**
+   * P(the K-th and (K+1)-th rewards of a minibatch are equal, and above the threshold when there is one),
+   * mean over groups: how often the cut falls inside a tie and is decided at random.
+   */
   readonly tieRateAtCut: number;
   /** The same after the tie-break keys: how often the random tie-break still decides. */
   readonly tieRateAfterKeys: number;
@@ -193,11 +196,12 @@ export function selectDataset(
       bin.expected += expected[j]!;
       bin.eq5 += batches * keep * occupancy[p]!;
     }
-    tieRate += cutTieProbability(rewards, batchSize, keep);
+    // Ties at or below the threshold are not cut (none of their runs is kept): only those above count.
+    tieRate += cutTieProbability(rewards, batchSize, keep, threshold);
     tieRateKeys +=
       tieBreak.length === 0
-        ? cutTieProbability(rewards, batchSize, keep)
-        : cutTieProbability(ranked.values, batchSize, keep);
+        ? cutTieProbability(rewards, batchSize, keep, threshold)
+        : cutTieProbability(ranked.values, batchSize, keep, ranked.threshold);
     let s = 0;
     for (const r of rewards) if (r > successAbove) s++;
     meanSuccesses += (batchSize * s) / size;
