@@ -187,6 +187,21 @@ describe('ftw dataset', () => {
     expect(stderr).toMatch(/error: .*bad\.jsonl:21: invalid JSON/);
   });
 
+  it('prints the first 20 bad lines and counts the others, all of them skipped in the manifest', async () => {
+    const input = join(dir, 'many-bad.jsonl');
+    const bad = Array.from({ length: 23 }, (_, i) => `{"broken": ${i}`).join('\n');
+    writeFileSync(input, `${scriptedLog({ shape: 'ftw', runs: 20, seed: 1 })}${bad}\n`);
+    const out = join(dir, 'many-bad-out.jsonl');
+    const args = ['--input', input, '--capacity', '20', '--batch-size', '4', '--keep', '1', '--batches', '5'];
+    expect(await ftw(...args, '--format', 'openai', '--out', out, '--json')).toBe(0);
+    const shown = stderr.split('\n').filter((l) => /many-bad\.jsonl:\d+: invalid JSON/.test(l));
+    expect(shown.map((l) => Number(l.match(/:(\d+):/)![1]))).toEqual(
+      Array.from({ length: 20 }, (_, i) => 21 + i),
+    );
+    expect(stderr).toMatch(/… and 3 more bad lines \(skipped\)/);
+    expect(JSON.parse(stdout).input).toMatchObject({ lines: 43, valid: 20, skipped: 23 });
+  });
+
   it('reports importance diagnostics against a current-policy log-probability file', async () => {
     const input = log('traced.jsonl', 'ftw', 300);
     // The current policy is the behaviour policy plus 0.1 nat on the first token of every turn.
