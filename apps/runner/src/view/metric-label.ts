@@ -87,13 +87,13 @@ const KNOWN: readonly (readonly [string, MetricLabel])[] = [
   ],
   [
     'poolStaleness',
-    { title: 'Staleness of the pool', axis: 'mean age (policy versions)', unitInterval: false },
+    { title: 'Staleness of the pool', axis: 'mean age of the pool (policy versions)', unitInterval: false },
   ],
   [
     'selectionStaleness',
     {
       title: 'Staleness of the selected trajectories',
-      axis: 'mean age (policy versions)',
+      axis: 'mean age of the selection (policy versions)',
       unitInterval: false,
     },
   ],
