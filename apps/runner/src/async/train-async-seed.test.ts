@@ -3,6 +3,7 @@ import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
+import { BanditEpisodeEnv } from '../train/bandit-episode-env.js';
 import type { Episode } from '../train/episode.js';
 import { FtwUpdater } from '../train/ftw-updater.js';
 import { trainSeed } from '../train/train-seed.js';
@@ -115,18 +116,20 @@ describe('trainAsyncSeed', () => {
     }
   });
 
-  it('records for each step the version that took it and log π of that version, L versions behind', () => {
-    // 3 actors, lag 2, 4 decisions per episode, hot-loading per step: the learner sees each episode with
-    // the version of every step and its behaviour log-probability. The reference: θ of every version (the
-    // environment is asked for its score with the policy after each iteration's update) and log-softmax
-    // written from the definition.
-    const options: AsyncOptions = { ...SYNC, actors: 3, lag: 2, hotLoad: 'step', horizon: 4 };
-    const config: TrainConfig = { ...CONTEXTUAL, rollouts: 2, iterations: 25, capacity: 16, warmup: 4 };
+  /**
+   * Runs a seed and observes it: θ of every version (the environment is asked for its score with the policy
+   * at the start and after each iteration's update) and the episodes each update received.
+   */
+  function observe(
+    config: TrainConfig,
+    options: AsyncOptions,
+    env: typeof RepeatedEpisodeEnv | typeof BanditEpisodeEnv,
+  ) {
     const thetas: Float64Array[] = [];
     const seen: { version: number; episodes: Episode[] }[] = [];
-    const evaluateOf = RepeatedEpisodeEnv.prototype.evaluate;
-    const evaluate = vi.spyOn(RepeatedEpisodeEnv.prototype, 'evaluate').mockImplementation(function (
-      this: RepeatedEpisodeEnv,
+    const evaluateOf = env.prototype.evaluate;
+    const evaluate = vi.spyOn(env.prototype, 'evaluate').mockImplementation(function (
+      this: InstanceType<typeof env>,
       policy,
       moved,
     ) {
@@ -149,14 +152,25 @@ describe('trainAsyncSeed', () => {
       evaluate.mockRestore();
       update.mockRestore();
     }
-    // θ by version: the first score is version 0's, then one per iteration, after its update.
     const byVersion = new Map<number, Float64Array>([[0, thetas[0]!]]);
     for (const [i, m] of run.metrics.entries()) byVersion.set(m.version, thetas[i + 1]!);
+    expect(thetas).toHaveLength(run.metrics.length + 1);
+    return { run, byVersion, seen };
+  }
+
+  /** π_θ(· | o) of the contextual bandit's tabular policy (3 actions), from the definition. */
+  const softmaxRow = (theta: Float64Array, o: number) => {
+    const e = [0, 1, 2].map((k) => Math.exp(theta[o * 3 + k]!));
+    const z = e.reduce((sum, x) => sum + x, 0);
+    return e.map((x) => x / z);
+  };
+
+  it('records for each step the version that took it and log π of that version, L versions behind', () => {
+    // 3 actors, lag 2, 4 decisions per episode, hot-loading per step.
+    const options: AsyncOptions = { ...SYNC, actors: 3, lag: 2, hotLoad: 'step', horizon: 4 };
+    const config: TrainConfig = { ...CONTEXTUAL, rollouts: 2, iterations: 25, capacity: 16, warmup: 4 };
+    const { run, byVersion, seen } = observe(config, options, RepeatedEpisodeEnv);
     expect(run.updates).toBeGreaterThan(5);
-    const logSoftmax = (theta: Float64Array, o: number, a: number) => {
-      const row = [0, 1, 2].map((k) => theta[o * 3 + k]!);
-      return row[a]! - Math.log(row.reduce((sum, z) => sum + Math.exp(z), 0));
-    };
     let steps = 0;
     let behind = 0;
     for (const { version, episodes } of seen) {
@@ -166,10 +180,8 @@ describe('trainAsyncSeed', () => {
           // Never newer than what the lag lets actors see of the version being updated.
           expect(v).toBeLessThanOrEqual(Math.max(0, version - 2));
           if (v < version) behind++;
-          expect(e.logProbs[t]).toBeCloseTo(
-            logSoftmax(byVersion.get(v)!, e.observations[t]!, e.actions[t]!),
-            12,
-          );
+          const p = softmaxRow(byVersion.get(v)!, e.observations[t]!)[e.actions[t]!]!;
+          expect(e.logProbs[t]).toBeCloseTo(Math.log(p), 12);
           steps++;
         }
       }
@@ -178,6 +190,28 @@ describe('trainAsyncSeed', () => {
     expect(run.environmentSteps - steps).toBeGreaterThanOrEqual(0);
     expect(run.environmentSteps - steps).toBeLessThan(3 * 4);
     expect(behind).toBeGreaterThan(steps / 2);
+  });
+
+  it('sums the regret of the lagged policies that acted, Σ_a π_{v_t}(a | o_t)(μ*(o_t) − μ(o_t, a)), per step', () => {
+    // One decision per episode: every step taken in an iteration is one of its completed episodes.
+    const options: AsyncOptions = { ...SYNC, actors: 3, lag: 3 };
+    const config: TrainConfig = { ...CONTEXTUAL, rollouts: 2, iterations: 25, capacity: 16, warmup: 4 };
+    const { run, byVersion, seen } = observe(config, options, BanditEpisodeEnv);
+    const means = (CONTEXTUAL.environment as { taskMeans: number[][] }).taskMeans;
+    let regret = 0;
+    let lagged = 0;
+    for (const [i, { version, episodes }] of seen.entries()) {
+      for (const e of episodes) {
+        const o = e.observations[0]!;
+        const best = Math.max(...means[o]!);
+        const p = softmaxRow(byVersion.get(e.versions[0]!)!, o);
+        regret += p.reduce((sum, pa, a) => sum + pa * (best - means[o]![a]!), 0);
+        if (e.versions[0]! < version) lagged++;
+      }
+      expect(run.metrics[i]!.regret).toBeCloseTo(regret, 12);
+    }
+    expect(seen).toHaveLength(25);
+    expect(lagged).toBeGreaterThan(20);
   });
 
   it('records the same Sokoban run whether or not the environment is told which rows each update moved', () => {
