@@ -197,7 +197,9 @@ describe('trainAsyncSeed', () => {
     const options: AsyncOptions = { ...SYNC, actors: 3, lag: 3 };
     const config: TrainConfig = { ...CONTEXTUAL, rollouts: 2, iterations: 25, capacity: 16, warmup: 4 };
     const { run, byVersion, seen } = observe(config, options, BanditEpisodeEnv);
-    const means = (CONTEXTUAL.environment as { taskMeans: number[][] }).taskMeans;
+    const environment = CONTEXTUAL.environment;
+    if (environment.kind !== 'contextual') throw new Error('a contextual bandit expected');
+    const means = environment.taskMeans;
     let regret = 0;
     let lagged = 0;
     for (const [i, { version, episodes }] of seen.entries()) {
