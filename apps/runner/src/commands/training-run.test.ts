@@ -103,7 +103,75 @@ describe('trainingCurves', () => {
   });
 });
 
+/** A seed's result with the figures the table reads; no metrics. */
+function figures(
+  seed: number,
+  finalOptimalProbability: number,
+  meanReward: number,
+  cumulativeRegret: number | null,
+  samplesTo90: number | null,
+): SeedResult {
+  return {
+    seed,
+    metrics: [],
+    finalOptimalProbability,
+    meanReward,
+    cumulativeRegret,
+    samplesTo90,
+    environmentSteps: 240,
+    episodes: 240,
+    updates: 236,
+    policyBytes: 16,
+    policy: null,
+    finalPolicy: { seed, kind: 'tabular', numActions: 2, parameters: [0, 0] },
+  };
+}
+
+/** The table's rows below the header, as trimmed cells. */
+const cells = (table: string): string[][] =>
+  table
+    .trimEnd()
+    .split('\n')
+    .slice(2)
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
+
 describe('seedTable', () => {
+  it('prints each seed, then mean ± 95% CI of each column, and how many seeds reached 0.9', () => {
+    const results = [figures(0, 0.5, 1, 10, 40), figures(1, 0.7, 2, 12, null), figures(2, 0.9, 4, 17, 60)];
+    const table = seedTable({
+      config: REPRODUCE_CONFIG,
+      results,
+      summary: summarizeSeeds(results),
+      trainingMs: 0,
+    });
+    // Half-widths t_{0.975,ν} · s/√n with t_{0.975,2} = 4.3027 and t_{0.975,1} = 12.706 (closed forms):
+    // 4.3027·0.2/√3 = 0.4968; 4.3027·√(7/3)/√3 = 3.7946; 4.3027·√13/√3 = 8.96; 12.706·√200/√2 = 127.
+    expect(cells(table)).toEqual([
+      ['0', '0.5000', '1.0000', '10.00', '40'],
+      ['1', '0.7000', '2.0000', '12.00', '—'],
+      ['2', '0.9000', '4.0000', '17.00', '60'],
+      ['mean ± 95% CI', '0.7000 ± 0.4968', '2.3333 ± 3.7946', '13.00 ± 8.96', '50 ± 127 (2/3)'],
+    ]);
+    const none = results.map((r) => ({ ...r, cumulativeRegret: null, samplesTo90: null }));
+    const without = seedTable({
+      config: REPRODUCE_CONFIG,
+      results: none,
+      summary: summarizeSeeds(none),
+      trainingMs: 0,
+    });
+    expect(cells(without).map((row) => row.slice(3))).toEqual([
+      ['—', '—'],
+      ['—', '—'],
+      ['—', '—'],
+      ['—', '— (0/3)'],
+    ]);
+  });
+
   it("heads the score column with what the environment's score measures", () => {
     expect(seedTable(outcome([0])).split('\n')[0]).toMatch(
       /^\| seed +\| P\(optimal action\) +\| +mean reward/,
