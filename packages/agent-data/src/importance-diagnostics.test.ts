@@ -114,6 +114,10 @@ describe('importanceDiagnostics', () => {
     // One matched run of count 2: ESS = (2 w)² / (2 w²) = 2, of 2 selections.
     expect(d.ess).toBeCloseTo(2, 12);
     expect(d.essFraction).toBeCloseTo(1, 12);
+    // The versions span the selected runs' turns only: b (5) and c (4), not a (3, count 0).
+    const selected = await importanceDiagnostics(items, [0, 1, 1, 0], file([]));
+    expect(selected.versions).toEqual({ min: 4, max: 5 });
+    expect(selected).toMatchObject({ traced: 2, matched: 0, ess: 0, essFraction: 0 });
   });
 
   it('keeps the ESS finite and exact when the log weights are far beyond exp overflow', async () => {
