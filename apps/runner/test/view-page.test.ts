@@ -309,6 +309,27 @@ describe('ftw view in Chromium', () => {
       await expect
         .poll(() => p.locator('#figure-1-table tbody tr').first().locator('td').first().textContent())
         .toBe(rankOccupancy(input.n, input.c, input.k)[0]!.toPrecision(6));
+      // Every row: ranks 1, 2, 3, K, C, ⌈N/2⌉ and N (once each, in order), each series' P(r), and their sums
+      // over all ranks: 1 for Eq. 5 and with ties (K slots per minibatch, always filled), less with a threshold.
+      const rows = await p
+        .locator('#figure-1-table tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+      const six = (x: number): string => (x === 0 ? '0' : x.toPrecision(6));
+      const series = [
+        Array.from(rankOccupancy(input.n, input.c, input.k)),
+        ...(t > 1 ? [perSlot()] : []),
+        ...(input.threshold === '' ? [] : [perSlot(Number(input.threshold))]),
+      ];
+      const ranks = [...new Set([1, 2, 3, input.k, input.c, Math.ceil(input.n / 2), input.n])]
+        .filter((r) => r <= input.n)
+        .sort((x, y) => x - y);
+      const sum = (ys: readonly number[]): number => ys.reduce((x, y) => x + y, 0);
+      expect(rows).toEqual([
+        ...ranks.map((r) => [String(r), ...series.map((ys) => six(ys[r - 1]!))]),
+        ['Σ over ranks', ...series.map((ys) => six(sum(ys)))],
+      ]);
+      expect(rows.at(-1)![1]).toBe('1.00000');
+      if (t > 1) expect(rows.at(-1)![2]).toBe('1.00000');
     }
     await p.locator('#figure-1').screenshot({ path: join(ARTIFACTS, 'view-figure-1.png') });
   });
