@@ -138,8 +138,20 @@ export function compareTable(outcome: ScenarioOutcome): string {
   );
 }
 
-/** Sentences on what the numbers show: the ranking, and which differences the intervals resolve. */
-function findings(outcome: ScenarioOutcome): string {
+/**
+ * Sentences on what the numbers show: the method with the highest mean final P(optimal), which methods'
+ * 95% intervals overlap its interval (upper end ≥ its lower end: differences these seeds do not resolve),
+ * and the method with the lowest mean cumulative regret.
+ *
+ * @param outcome - the scenario's outcome
+ * @returns Markdown sentences (the winners in bold)
+ * @example
+ * ```ts
+ * compareFindings(outcomes[0]);
+ * // 'Highest final optimal-action probability: **ppo** (0.998 ± 0.001). Its 95% interval overlaps no other method’s. …'
+ * ```
+ */
+export function compareFindings(outcome: ScenarioOutcome): string {
   const ranked = [...outcome.methods].sort(
     (a, b) => b.summary.finalOptimalProbability.mean - a.summary.finalOptimalProbability.mean,
   );
@@ -325,7 +337,7 @@ export function compareCommand(): Command {
             `Budget: ${budget}; optimiser ${options.optimizer ?? scenario.base.optimizer}, lr ${options.lr ?? scenario.base.lr}.`,
             '',
             compareTable(outcome),
-            findings(outcome),
+            compareFindings(outcome),
             '',
             `![learning curves](curves-${scenario.name}.svg)`,
             '',
@@ -380,7 +392,7 @@ export function compareCommand(): Command {
             (outcome) =>
               `\n${outcome.scenario.name}: ${describeEnvironment(outcome.scenario.base.environment)}\n` +
               compareTable(outcome) +
-              `${findings(outcome).replaceAll('**', '')}\n`,
+              `${compareFindings(outcome).replaceAll('**', '')}\n`,
           ),
           `\nrun written to ${path}/\n`,
         ].join('');
