@@ -289,7 +289,13 @@ describe('asyncIterationMetrics', () => {
   });
   const episodes = [episode([3, 4, 5], 1), episode([5], 2), episode([4, 5], 3)];
   const updater = {} as Updater;
-  const weights = { logWeightMean: -0.25, logWeightMin: -1, logWeightMax: 0.5, essShare: 0.8 };
+  const weights = {
+    logWeightMean: -0.25,
+    logWeightMin: -1,
+    logWeightMax: 0.5,
+    essShare: 0.8,
+    selectionStaleness: 1.25,
+  };
   const stats = {
     eliteMean: 1,
     eliteSpread: 0,
@@ -325,7 +331,8 @@ describe('asyncIterationMetrics', () => {
       versionSpread: 1, // (2 + 0 + 1) / 3
       multiVersionShare: 2 / 3,
       poolStaleness: 1.5,
-      selectionStaleness: 0.75,
+      // The selection's own (counts m), not the updater's (counts as handed to it).
+      selectionStaleness: 1.25,
       logWeightMean: -0.25,
       logWeightMin: -1,
       logWeightMax: 0.5,

@@ -41,7 +41,10 @@ export interface AsyncIterationMetrics {
   readonly multiVersionShare: number;
   /** Mean age in versions of the trajectories in the pool (FTW); null otherwise. */
   readonly poolStaleness: number | null;
-  /** Mean age of the selected trajectories, repeats included (FTW); null otherwise. */
+  /**
+   * Mean age of the selected trajectories, repeats included (FTW: by the selection's counts m, also with
+   * `--is truncate:c`, see `SelectionWeights.selectionStaleness`); null otherwise.
+   */
   readonly selectionStaleness: number | null;
   /** Count-weighted mean log w(τ) of the selected elites against the current policy; null without selection. */
   readonly logWeightMean: number | null;
@@ -120,7 +123,9 @@ export function asyncIterationMetrics(row: {
     versionSpread: spread / episodes.length,
     multiVersionShare: multiVersion / episodes.length,
     poolStaleness: stats?.poolStaleness ?? null,
-    selectionStaleness: stats?.selectionStaleness ?? null,
+    // FTW's selection by its counts m: the updater's own figure weighs by the counts it is handed,
+    // m·min(w, c) with --is truncate:c.
+    selectionStaleness: selection?.selectionStaleness ?? stats?.selectionStaleness ?? null,
     logWeightMean: selection?.logWeightMean ?? null,
     logWeightMin: selection?.logWeightMin ?? null,
     logWeightMax: selection?.logWeightMax ?? null,

@@ -39,6 +39,8 @@ describe('weightedSelector', () => {
     // ESS of the multiset {τ0, τ0, τ1}: (Σ w)² / Σ w², as a share of its 3 members.
     const [a, b] = [Math.exp(w0), Math.exp(w1)];
     expect(r.essShare).toBeCloseTo((2 * a + b) ** 2 / (2 * a * a + b * b) / 3, 12);
+    // Ages at version 5: τ0's oldest step is version 3 (age 2), τ1's 4 (age 1); counts 2 and 1.
+    expect(r.selectionStaleness).toBe((2 * 2 + 1 * 1) / 3);
   });
 
   it('with truncate:c hands the updater counts m·min(w, c)', () => {
@@ -49,5 +51,16 @@ describe('weightedSelector', () => {
       expect(counts[0]).toBeCloseTo(2 * Math.min(Math.exp(w0), cap), 12);
       expect(counts[1]).toBeCloseTo(1 * Math.min(Math.exp(w1), cap), 12);
     }
+  });
+
+  it('measures the staleness of the selection by its counts m, not by the truncated counts it hands on', () => {
+    const { policy, pool, inner } = setup();
+    // A cap between the two weights truncates one of them only.
+    const cap = Math.sqrt(Math.exp(w0) * Math.exp(w1));
+    const { select, last } = weightedSelector(inner, policy, { kind: 'truncate', cap });
+    const counts = Array.from(select(pool, 5)!.counts);
+    // The truncated counts would give (c0 · 2 + c1 · 1) / (c0 + c1), another number (w0 ≠ w1).
+    expect((counts[0]! * 2 + counts[1]! * 1) / (counts[0]! + counts[1]!)).not.toBeCloseTo(5 / 3, 3);
+    expect(last()!.selectionStaleness).toBe(5 / 3);
   });
 });

@@ -4,7 +4,7 @@ import type { Policy } from '../train/policy.js';
 import { trajectoryImportanceWeights } from '../train/trajectory-importance-weights.js';
 import type { IsWeighting } from './async-options.js';
 
-/** Importance diagnostics of the last selection, against the current policy π_θ. */
+/** Importance diagnostics of the last selection, against the current policy π_θ, and its staleness. */
 export interface SelectionWeights {
   /** Count-weighted mean of log w(τ) over the selected elites. */
   readonly logWeightMean: number;
@@ -16,13 +16,20 @@ export interface SelectionWeights {
    * selection counts, in (0, 1]; 1 when every selected trajectory has the same weight (on-policy).
    */
   readonly essShare: number;
+  /**
+   * Mean age in policy versions of the selected trajectories, repeats included: Σ m (v − v_min(τ)) / Σ m
+   * with v the learner's version and v_min(τ) the oldest version among τ's steps. The selection's own
+   * counts m, whatever `truncate:c` then hands the updater (whose figures weigh by m·min(w, c)).
+   */
+  readonly selectionStaleness: number;
 }
 
 /**
  * Wraps an elite selector: after each selection it computes the importance weights of the selected
  * trajectories against the current policy, w(τ) = Π_t π_θ(a_t | o_t) / q_{v_t}(a_t | o_t) with the
  * behaviour log-probabilities recorded per step (so per-step policy versions are honoured), with
- * `trajectoryImportanceWeights` (which calls `@ftw/objective`'s `importanceWeights`), records {@link SelectionWeights}, and with `truncate:c` hands
+ * `trajectoryImportanceWeights` (which calls `@ftw/objective`'s `importanceWeights`), records {@link SelectionWeights} (with the
+ * selection's staleness, by its counts m), and with `truncate:c` hands
  * the updater counts m·min(w, c) instead of m.
  *
  * @param select - the selector to wrap
@@ -47,8 +54,10 @@ export function weightedSelector(
     let minLog = Number.POSITIVE_INFINITY;
     let total = 0;
     let logSum = 0;
+    let ageSum = 0;
     for (let i = 0; i < size; i++) {
       const l = weights.logWeights[i]!;
+      ageSum += choice.counts[i]! * (version - pool.columnsAt(choice.positions[i]!).minVersion);
       if (l > maxLog) maxLog = l;
       if (l < minLog) minLog = l;
       total += choice.counts[i]!;
@@ -67,6 +76,7 @@ export function weightedSelector(
       logWeightMin: minLog,
       logWeightMax: maxLog,
       essShare: total > 0 && s2 > 0 ? (s1 * s1) / (total * s2) : 1,
+      selectionStaleness: total > 0 ? ageSum / total : 0,
     };
     if (weighting.kind === 'none') return choice;
     const counts = new Float64Array(size);
