@@ -313,7 +313,7 @@ describe('ftw view in Chromium', () => {
       // over all ranks: 1 for Eq. 5 and with ties (K slots per minibatch, always filled), less with a threshold.
       const rows = await p
         .locator('#figure-1-table tbody tr')
-        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+        .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => c.textContent)));
       const six = (x: number): string => (x === 0 ? '0' : x.toPrecision(6));
       const series = [
         Array.from(rankOccupancy(input.n, input.c, input.k)),
