@@ -176,6 +176,9 @@ describe('asyncRunResult', () => {
       '2 actor(s) (processes over Redis), hot-load per step, horizon 4, counts × min(w, 1)',
     );
     expect(result.artifacts.metrics).toHaveLength(4);
+    // A baseline weighs its episodes' terms, not elite counts.
+    const reinforce = asyncRunResult({ ...OUTCOME, config: { ...OUTCOME.config, method: 'reinforce' } });
+    expect(reinforce.artifacts.report).toContain('horizon 4, episode terms × min(w, 1)');
   });
 
   it('says the actors act with the published policy when the largest gap is 0, and nothing of 0 skipped', () => {

@@ -166,9 +166,15 @@ export async function runAsyncTraining(
   return { config, options, mode: 'redis', results };
 }
 
-function describeAsync(options: AsyncOptions, mode: 'simulation' | 'redis'): string {
+function describeAsync(
+  options: AsyncOptions,
+  mode: 'simulation' | 'redis',
+  method: TrainConfig['method'],
+): string {
   const where = mode === 'simulation' ? `simulated, lag ${options.lag}` : `processes over Redis`;
-  const is = options.is.kind === 'none' ? 'no importance weights' : `counts × min(w, ${options.is.cap})`;
+  // FTW weighs its elite counts; the baselines weigh each episode's terms.
+  const weighted = method === 'ftw' ? 'counts' : 'episode terms';
+  const is = options.is.kind === 'none' ? 'no importance weights' : `${weighted} × min(w, ${options.is.cap})`;
   const actors = options.actors === 0 ? 'actors that joined with ftw actor' : `${options.actors} actor(s)`;
   return `${actors} (${where}), hot-load per ${options.hotLoad}, horizon ${options.horizon}, ${is}`;
 }
@@ -226,7 +232,7 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
   const heading = [
     `ftw train (asynchronous): ${describeEnvironment(outcome.config.environment)}`,
     `  ${describeMethod(outcome.config)}`,
-    `  ${describeAsync(outcome.options, outcome.mode)}`,
+    `  ${describeAsync(outcome.options, outcome.mode, outcome.config.method)}`,
   ];
   return {
     artifacts: {
