@@ -24,7 +24,10 @@ import { type SelectionWeights, weightedSelector } from './weighted-selector.js'
 export interface AsyncIterationMetrics {
   readonly seed: number;
   readonly iteration: number;
-  /** Environment steps so far, all actors together. */
+  /**
+   * Environment steps so far, all actors together (over Redis: the steps of the episodes the learner has
+   * read, not those still in flight or in the pool unread).
+   */
   readonly samples: number;
   /** Mean return of the episodes completed in this iteration. */
   readonly reward: number;
