@@ -55,6 +55,55 @@ export function onStepGrid(
   });
 }
 
+/**
+ * The x grid of the Sokoban learning curves: {@link GRID_POINTS} step counts evenly spaced up to the
+ * budget, rounded, the last one the budget itself.
+ *
+ * @param budget - environment steps per method and seed
+ * @returns round(i · budget / GRID_POINTS) for i = 1 … GRID_POINTS
+ * @example
+ * ```ts
+ * stepGrid(8000).slice(0, 3); // [200, 400, 600]
+ * ```
+ */
+export function stepGrid(budget: number): number[] {
+  return Array.from({ length: GRID_POINTS }, (_, i) => Math.round(((i + 1) * budget) / GRID_POINTS));
+}
+
+/**
+ * Each method's learning curve on a common step grid: at every grid point, mean ± 95% Student-t interval
+ * (`meanInterval`) over seeds of each seed's value there ({@link onStepGrid}).
+ *
+ * @param outcome - the scenario's outcome
+ * @param grid - step counts, ascending
+ * @param pick - the figure
+ * @returns one point per method and grid point, methods in order
+ * @example
+ * ```ts
+ * stepGridCurves(outcome, stepGrid(8000), (m) => m.optimalProbability)[0];
+ * // { series: 'ftw-k1', samples: 200, mean: 0, lower: 0, upper: 0 }
+ * ```
+ */
+export function stepGridCurves(
+  outcome: ScenarioOutcome,
+  grid: readonly number[],
+  pick: (m: SeedResult['metrics'][number]) => number,
+): BandPoint[] {
+  return outcome.methods.flatMap((m) => {
+    const values = m.results.map((r) => onStepGrid(r, grid, pick));
+    return grid.map((samples, t) => {
+      const interval = meanInterval(values.map((v) => v[t]!));
+      return {
+        series: m.label,
+        samples,
+        mean: interval.mean,
+        lower: interval.mean - interval.halfWidth,
+        upper: interval.mean + interval.halfWidth,
+      };
+    });
+  });
+}
+
 /** {@link describeMethod} with the step budget instead of the (unreached) iteration count, and the tie rule. */
 function describeBudgetedMethod(config: TrainConfig): string {
   const text = describeMethod(config).replace(
@@ -109,21 +158,9 @@ export async function compareSokoban(
   const [outcome] = await runCompare({ seeds, scenarios: [scenario] }, progress, jobs);
   const summaries = summarizeSokoban(outcome!);
   const budget = scenario.base.maxSamples ?? 0;
-  const grid = Array.from({ length: GRID_POINTS }, (_, i) => Math.round(((i + 1) * budget) / GRID_POINTS));
+  const grid = stepGrid(budget);
   const curves = (pick: (m: SeedResult['metrics'][number]) => number): BandPoint[] =>
-    outcome!.methods.flatMap((m) => {
-      const values = m.results.map((r) => onStepGrid(r, grid, pick));
-      return grid.map((samples, t) => {
-        const interval = meanInterval(values.map((v) => v[t]!));
-        return {
-          series: m.label,
-          samples,
-          mean: interval.mean,
-          lower: interval.mean - interval.halfWidth,
-          upper: interval.mean + interval.halfWidth,
-        };
-      });
-    });
+    stepGridCurves(outcome!, grid, pick);
   const subtitle = [
     describeEnvironment(scenario.base.environment),
     `${budget} environment steps per method and seed, ${seeds.length} seeds`,
