@@ -8,9 +8,25 @@ import { SOKOBAN_SCENARIO } from './sokoban-scenario.js';
 /** t_{0.975, 2} in closed form, (2p − 1)·√(2 / (4p(1 − p))). */
 const T2 = 0.95 * Math.sqrt(2 / (4 * 0.975 * 0.025));
 
-/** A metrics row: steps so far, training success, held-out success. */
-const row = (samples: number, train: number, heldOut: number): IterationMetrics =>
-  ({ samples, optimalProbability: train, evaluation: { heldOutSuccess: heldOut } }) as IterationMetrics;
+/** A metrics row: steps so far, training success, held-out success (the rest is filler). */
+const row = (samples: number, train: number, heldOut: number): IterationMetrics => ({
+  seed: 0,
+  iteration: 1,
+  samples,
+  reward: 0,
+  optimalProbability: train,
+  evaluation: { heldOutSuccess: heldOut },
+  regret: null,
+  klMean: 0,
+  klMax: 0,
+  tvMax: 0,
+  updated: true,
+  eliteMean: null,
+  eliteSpread: null,
+  selected: null,
+  poolStaleness: null,
+  selectionStaleness: null,
+});
 
 function seed(
   id: number,
@@ -44,7 +60,7 @@ const results = [
 ];
 const method: MethodOutcome = {
   label: 'ftw-k1',
-  config: SOKOBAN_SCENARIO.base,
+  config: { ...SOKOBAN_SCENARIO.base, seeds: [0, 1, 2] },
   results,
   summary: summarizeSeeds(results),
 };
