@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { seededStreams } from '../random/seeded-streams.js';
+import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
+import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
+import { SokobanLinearPolicy } from '../sokoban/sokoban-linear-policy.js';
+import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
+import { savedPolicy } from '../train/saved-policy.js';
+import { evaluatePolicies } from './evaluate-command.js';
+
+describe('evaluatePolicies', () => {
+  it('scores saved linear Sokoban policies as the policies themselves score: training and held-out success', () => {
+    const environment = { ...SMALL_LEVELS, heldOut: 6 };
+    const random = seededStreams(11).policy;
+    const expected: { seed: number; score: number; heldOutSuccess: number }[] = [];
+    const saved = [0, 1, 2, 3, 4, 5].map((seed) => {
+      const env = new SokobanEpisodeEnv(environment, seed);
+      const policy = new SokobanLinearPolicy(4, FEATURE_COUNT, env);
+      for (let i = 0; i < policy.parameters.length; i++) policy.parameters[i] = 6 * random() - 3;
+      const { score, details } = env.evaluate(policy);
+      expected.push({ seed, score, heldOutSuccess: details!['heldOutSuccess']! });
+      return savedPolicy(seed, policy, env);
+    });
+    // Random weights solve different shares of the two level sets: a column read from the wrong figure
+    // would differ.
+    expect(new Set(expected.map((e) => e.heldOutSuccess)).size).toBeGreaterThan(1);
+    expect(expected.some((e) => e.heldOutSuccess !== e.score)).toBe(true);
+    expect(evaluatePolicies(environment, saved)).toEqual(expected);
+  });
+});
