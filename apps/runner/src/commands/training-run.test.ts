@@ -96,10 +96,35 @@ describe('trainingCurves', () => {
     expect(elite).toEqual(expected(strict.results, (m) => m.eliteMean, 'elite mean return'));
   });
 
-  it('draws only the mean over more than 10 seeds', () => {
+  it('draws only the mean over more than 10 seeds, and every seed up to 10', () => {
     const many = outcome(Array.from({ length: 11 }, (_, i) => i));
     const series = new Set(trainingCurves(many).probability.map((p) => p.series));
     expect([...series]).toEqual(['mean']);
+    const ten = outcome(Array.from({ length: 10 }, (_, i) => i));
+    expect(new Set(trainingCurves(ten).probability.map((p) => p.series)).size).toBe(11);
+  });
+
+  it('draws the mean KL over observations, not the largest, when there are several', () => {
+    // Two tasks: an update moves the two rows by different amounts, so klMean < klMax.
+    const config = {
+      ...REPRODUCE_CONFIG,
+      environment: {
+        kind: 'contextual' as const,
+        taskMeans: [
+          [1, 0.3],
+          [0.2, 0.9],
+        ],
+        sd: 0.2,
+      },
+      iterations: 40,
+      seeds: [0, 1],
+    };
+    const results = config.seeds.map((seed) => trainSeed(config, seed));
+    const run = { config, results, summary: summarizeSeeds(results), trainingMs: 0 };
+    expect(results[0]!.metrics.some((m) => m.klMean > 0 && m.klMean < m.klMax)).toBe(true);
+    const kl = expected(results, (m) => (m.updated && m.klMean > 0 ? m.klMean : null), 'KL(π_old ‖ π_new)');
+    expect(kl.length).toBeGreaterThan(0);
+    expect(trainingCurves(run).kl).toEqual(kl);
   });
 });
 
