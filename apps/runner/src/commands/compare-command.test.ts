@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMPARE_SCENARIOS } from '../config/compare-scenarios.js';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import { summarizeSeeds } from '../train/summarize-seeds.js';
-import type { SeedResult } from '../train/train-seed.js';
+import type { IterationMetrics, SeedResult } from '../train/train-seed.js';
 import {
+  compareCurves,
   compareFindings,
   compareTable,
   type MethodOutcome,
@@ -102,6 +103,9 @@ const cells = (table: string): string[][] =>
         .map((cell) => cell.trim()),
     );
 
+/** t_{0.975, 2} in closed form, (2p − 1)·√(2 / (4p(1 − p))). */
+const T2 = 0.95 * Math.sqrt(2 / (4 * 0.975 * 0.025));
+
 describe('compareTable and compareFindings', () => {
   // Three seeds: half-width t_{0.975,2} · s/√3 with t_{0.975,2} = 4.3027 (closed form): s = 0.02 gives
   // 0.0497, s = 0.05 gives 0.1242, s = 1 gives 2.484, s = 2 gives 4.968, s = 10 gives 24.84; two seeds
@@ -139,5 +143,64 @@ describe('compareTable and compareFindings', () => {
       'Highest final optimal-action probability: **ftw** (0.820 ± 0.050). Its 95% interval overlaps no other method’s. ' +
         'Lowest cumulative regret: **reinforce** (22.0 ± 5.0).',
     );
+  });
+});
+
+describe('compareCurves', () => {
+  /** A method whose seed s has P(optimal) and regret given by functions of (s, t) over `length` iterations. */
+  function curves(label: string, length: number, regret: boolean): MethodOutcome {
+    const results: SeedResult[] = [0, 1, 2].map((seed) => {
+      const metrics = Array.from(
+        { length },
+        (_, t) =>
+          ({
+            samples: 4 * (t + 1),
+            optimalProbability: 0.5 + 0.01 * t + 0.1 * seed,
+            regret: regret ? t * (seed + 1) : null,
+          }) as unknown as IterationMetrics,
+      );
+      return {
+        ...method(label, 1, 1, [0.5, 0.5, 0.5], [1, 1, 1], [null, null, null], [4, 4, 4]).results[seed]!,
+        metrics,
+        cumulativeRegret: regret ? metrics.at(-1)!.regret : null,
+      };
+    });
+    return { label, config: REPRODUCE_CONFIG, results, summary: summarizeSeeds(results) };
+  }
+
+  it('averages each method over seeds: P(optimal) and cumulative regret with their 95% intervals', () => {
+    const outcome: ScenarioOutcome = {
+      scenario: COMPARE_SCENARIOS[0]!,
+      methods: [curves('a', 5, true), curves('b', 5, true)],
+    };
+    const { probability, regret } = compareCurves(outcome);
+    expect(probability.map((p) => [p.series, p.samples])).toEqual(
+      ['a', 'b'].flatMap((label) => [4, 8, 12, 16, 20].map((x) => [label, x])),
+    );
+    for (const [i, p] of probability.entries()) {
+      // Seeds 0.5 + 0.01t + 0.1s: mean 0.6 + 0.01t, s = 0.1.
+      const t = i % 5;
+      expect(Math.abs(p.mean - (0.6 + 0.01 * t))).toBeLessThan(1e-12);
+      expect(Math.abs(p.upper - p.mean - (T2 * 0.1) / Math.sqrt(3))).toBeLessThan(1e-12);
+    }
+    for (const [i, p] of regret!.entries()) {
+      // Seeds t, 2t, 3t: mean 2t, s = t.
+      const t = i % 5;
+      expect(Math.abs(p.mean - 2 * t)).toBeLessThan(1e-12);
+      expect(Math.abs(p.mean - p.lower - (T2 * t) / Math.sqrt(3))).toBeLessThan(1e-12);
+    }
+  });
+
+  it('thins long runs to about 150 points, keeping the last, and has no regret chart when a method has none', () => {
+    const outcome: ScenarioOutcome = {
+      scenario: COMPARE_SCENARIOS[0]!,
+      methods: [curves('a', 451, true), curves('b', 451, false)],
+    };
+    const { probability, regret } = compareCurves(outcome);
+    // Every 3rd iteration of 451 (floor(451/150) = 3): t = 0, 3, …, 450.
+    expect(probability.filter((p) => p.series === 'a').map((p) => p.samples)).toEqual(
+      Array.from({ length: 151 }, (_, k) => 4 * (3 * k + 1)),
+    );
+    expect(regret).toBeNull();
   });
 });

@@ -198,6 +198,29 @@ function scenarioCurves(
 }
 
 /**
+ * The curves of a scenario's charts: per method, the mean over seeds with its 95% interval (`curveBand`) of
+ * the optimal-action probability and, when every method has one, of the cumulative regret, against
+ * environment samples, thinned to about 150 points per method.
+ *
+ * @param outcome - the scenario's outcome
+ * @returns the two charts' points; `regret` null when some method has no regret
+ * @example
+ * ```ts
+ * compareCurves(outcomes[0]).regret?.[0]; // { series: 'ftw-sampled', samples: 4, mean: …, lower: …, upper: … }
+ * ```
+ */
+export function compareCurves(outcome: ScenarioOutcome): {
+  readonly probability: BandPoint[];
+  readonly regret: BandPoint[] | null;
+} {
+  const hasRegret = outcome.methods.every((m) => m.summary.cumulativeRegret !== null);
+  return {
+    probability: scenarioCurves(outcome, (m) => m.optimalProbability),
+    regret: hasRegret ? scenarioCurves(outcome, (m) => m.regret!) : null,
+  };
+}
+
+/**
  * `ftw compare`: FTW (sampled and expected selection) against REINFORCE with a baseline, GRPO-style and
  * PPO-clip on the same environments, seeds and sampling budgets, with the tie-heavy binary scenario.
  *
@@ -305,28 +328,23 @@ export function compareCommand(): Command {
           scenario.base.iterations * scenario.base.rollouts
         } samples per method and seed`;
         const subtitle = [describeEnvironment(scenario.base.environment), `${budget}, ${seeds.length} seeds`];
+        const curves = compareCurves(outcome);
         files[`curves-${scenario.name}.svg`] = await renderSvg(
-          learningCurveChart(
-            scenarioCurves(outcome, (m) => m.optimalProbability),
-            {
-              title: `Optimal-action probability (${scenario.name}; mean, 95% CI)`,
-              subtitle,
-              yTitle: 'P(optimal action)',
-              unitInterval: true,
-            },
-          ),
+          learningCurveChart(curves.probability, {
+            title: `Optimal-action probability (${scenario.name}; mean, 95% CI)`,
+            subtitle,
+            yTitle: 'P(optimal action)',
+            unitInterval: true,
+          }),
         );
-        const hasRegret = outcome.methods.every((m) => m.summary.cumulativeRegret !== null);
-        if (hasRegret) {
+        const hasRegret = curves.regret !== null;
+        if (curves.regret !== null) {
           files[`regret-${scenario.name}.svg`] = await renderSvg(
-            learningCurveChart(
-              scenarioCurves(outcome, (m) => m.regret!),
-              {
-                title: `Cumulative regret (${scenario.name}; mean, 95% CI)`,
-                subtitle,
-                yTitle: 'cumulative expected regret',
-              },
-            ),
+            learningCurveChart(curves.regret, {
+              title: `Cumulative regret (${scenario.name}; mean, 95% CI)`,
+              subtitle,
+              yTitle: 'cumulative expected regret',
+            }),
           );
         }
         sections.push(
