@@ -165,6 +165,68 @@ const cells = (table: string): string[][] =>
         .map((cell) => cell.trim()),
     );
 
+describe('trainingCurves on seeds whose iterations end at different step counts', () => {
+  /** A metrics row at `samples` steps (multi-step episodes: each seed has its own step counts). */
+  const row = (seed: number, samples: number, p: number, kl: number): Row => ({
+    seed,
+    iteration: 1,
+    samples,
+    reward: p,
+    optimalProbability: p,
+    evaluation: undefined,
+    regret: null,
+    klMean: kl,
+    klMax: kl,
+    tvMax: 0,
+    updated: true,
+    eliteMean: p,
+    eliteSpread: 0,
+    selected: 4,
+    poolStaleness: 0,
+    selectionStaleness: 0,
+  });
+
+  it('averages the seeds at equal environment steps, each at its last iteration at or before the step', () => {
+    const a = figures(0, 0.3, 0.2, null, null);
+    const b = figures(1, 0.7, 0.6, null, null);
+    const results = [
+      { ...a, metrics: [row(0, 10, 0.1, 0.01), row(0, 20, 0.2, 0.02), row(0, 30, 0.3, 0.03)] },
+      { ...b, metrics: [row(1, 15, 0.5, 0.05), row(1, 25, 0.6, 0.06), row(1, 35, 0.7, 0.07)] },
+    ];
+    const curves = trainingCurves({
+      config: REPRODUCE_CONFIG,
+      results,
+      summary: summarizeSeeds(results),
+      trainingMs: 0,
+    });
+    /** The definition: each seed's value at its last row with samples ≤ x (none before its first row). */
+    const at = (x: number, pick: (r: Row) => number): number[] =>
+      results.map((r) => {
+        const done = r.metrics.filter((m) => m.samples <= x);
+        return done.length === 0 ? Number.NaN : pick(done.at(-1)!);
+      });
+    for (const [points, pick] of [
+      [curves.probability.filter((p) => p.series === 'mean'), (r: Row) => r.optimalProbability],
+      [curves.returns.filter((p) => p.series === 'rollout reward'), (r: Row) => r.reward],
+      [curves.kl, (r: Row) => r.klMean],
+    ] as const) {
+      // Only where every seed has finished an iteration, up to the end of the shortest: steps 15 to 30.
+      expect(points[0]!.samples).toBe(15);
+      expect(points.at(-1)!.samples).toBe(30);
+      for (const point of points) {
+        const values = at(point.samples, pick);
+        expect(Math.abs(point.mean - (values[0]! + values[1]!) / 2)).toBeLessThanOrEqual(1e-12);
+      }
+    }
+    // At 30 steps seed 0 is at 0.3 and seed 1 at 0.6 (its third iteration ends at 35): mean 0.45.
+    expect(curves.probability.filter((p) => p.series === 'mean').at(-1)!.mean).toBeCloseTo(0.45, 12);
+    // Each seed's own curve keeps its own steps.
+    expect(curves.probability.filter((p) => p.series === 'seed 1').map((p) => p.samples)).toEqual([
+      15, 25, 35,
+    ]);
+  });
+});
+
 describe('seedTable', () => {
   it('prints each seed, then mean ± 95% CI of each column, and how many seeds reached 0.9', () => {
     const results = [figures(0, 0.5, 1, 10, 40), figures(1, 0.7, 2, 12, null), figures(2, 0.9, 4, 17, 60)];

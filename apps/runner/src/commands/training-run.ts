@@ -103,26 +103,54 @@ interface SeedColumns {
 }
 
 /**
+ * Points of the common step grid on which seeds whose iterations end at different step counts are averaged
+ * (the grid of `ftw view`).
+ */
+const COMMON_GRID = 1_000;
+
+/**
+ * The x grid of the mean curves: the seeds' own step counts when every seed has the same ones (one-step
+ * episodes); otherwise (multi-step episodes, such as Sokoban's) {@link COMMON_GRID} evenly spaced steps from
+ * the latest first iteration's to the earliest last iteration's, where every seed has a value.
+ */
+function meanGrid(grids: readonly (readonly number[])[]): { samples: readonly number[]; shared: boolean } {
+  const first = grids[0]!;
+  if (grids.every((g) => g.length === first.length && g.every((x, t) => x === first[t]))) {
+    return { samples: first, shared: true };
+  }
+  const from = Math.max(...grids.map((g) => g[0]!));
+  const to = Math.min(...grids.map((g) => g.at(-1)!));
+  const points = to > from ? COMMON_GRID : 1;
+  return {
+    samples: Array.from({ length: points }, (_, i) =>
+      points === 1 ? from : from + ((to - from) * i) / (points - 1),
+    ),
+    shared: false,
+  };
+}
+
+/**
  * The charts' metrics of every seed, read in one pass over the rows (seed by seed, in the order they were
  * made): optimal-action probability, rollout reward, elite mean return and the KL of updates that moved
- * the policy.
+ * the policy. Each seed's value at a step of the grid ({@link meanGrid}) is that of its last iteration
+ * ended at or before the step, so seeds are averaged at equal sampling budgets, not at equal iterations.
  */
 function chartColumns(
   outcome: TrainingOutcome,
 ): Record<'probability' | 'reward' | 'elite' | 'kl', SeedColumns> {
-  const first = outcome.results[0]!.metrics;
-  // With a step budget (--max-samples) seeds may run different numbers of iterations: the first seed's
-  // grid is the chart's, and a seed without a row at an iteration has NaN there.
-  const samples = first.map((m) => m.samples);
-  const make = () => outcome.results.map(() => new Float64Array(first.length).fill(Number.NaN));
+  const { samples, shared } = meanGrid(outcome.results.map((r) => r.metrics.map((m) => m.samples)));
+  const make = () => outcome.results.map(() => new Float64Array(samples.length).fill(Number.NaN));
   const probability = make();
   const reward = make();
   const elite = make();
   const kl = make();
   outcome.results.forEach(({ metrics }, s) => {
-    const length = Math.min(metrics.length, first.length);
-    for (let t = 0; t < length; t++) {
-      const m = metrics[t]!;
+    let i = -1;
+    for (let t = 0; t < samples.length; t++) {
+      if (shared) i = t;
+      else while (i + 1 < metrics.length && metrics[i + 1]!.samples <= samples[t]!) i++;
+      if (i < 0) continue;
+      const m = metrics[i]!;
       probability[s]![t] = m.optimalProbability;
       reward[s]![t] = m.reward;
       elite[s]![t] = m.eliteMean ?? Number.NaN;
@@ -165,7 +193,9 @@ export interface TrainingCurves {
 
 /**
  * The curves the report's charts draw: at each iteration where every seed has a finite value, the mean
- * over seeds with its 95% Student-t interval (`meanInterval`'s), thinned to about 200 points.
+ * over seeds with its 95% Student-t interval (`meanInterval`'s), thinned to about 200 points. Seeds whose
+ * iterations end at different step counts (multi-step episodes) are averaged on a common grid of steps,
+ * each at its last iteration at or before the step; each seed's own curve keeps its own steps.
  *
  * @param outcome - the trained seeds
  * @returns the three charts' curves
