@@ -2,8 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { MethodOutcome, ScenarioOutcome } from '../commands/compare-command.js';
 import { summarizeSeeds } from '../train/summarize-seeds.js';
 import type { IterationMetrics, SeedResult } from '../train/train-seed.js';
-import { stepGrid, stepGridCurves, summarizeSokoban } from './compare-sokoban.js';
+import {
+  compareSokoban,
+  type SokobanMethodSummary,
+  stepGrid,
+  stepGridCurves,
+  summarizeSokoban,
+} from './compare-sokoban.js';
 import { SOKOBAN_SCENARIO } from './sokoban-scenario.js';
+import { SMALL_LEVELS } from './testing/small-levels.js';
 
 /** t_{0.975, 2} in closed form, (2p − 1)·√(2 / (4p(1 − p))). */
 const T2 = 0.95 * Math.sqrt(2 / (4 * 0.975 * 0.025));
@@ -120,5 +127,39 @@ describe('stepGridCurves', () => {
     }
     const heldOut = stepGridCurves(outcome, [300], (m) => m.evaluation?.['heldOutSuccess'] ?? 0);
     close(heldOut[0]!.mean, 0.2);
+  });
+});
+
+describe('compareSokoban', () => {
+  it('prints each method’s figures in their own columns, as summary.json has them', async () => {
+    const scenario = {
+      ...SOKOBAN_SCENARIO,
+      base: { ...SOKOBAN_SCENARIO.base, environment: { ...SMALL_LEVELS, heldOut: 6 }, maxSamples: 400 },
+      methods: SOKOBAN_SCENARIO.methods.filter((m) => m.label === 'ftw-k1' || m.label === 'ppo'),
+    };
+    const { artifacts } = await compareSokoban([0, 1, 2], undefined, 1, scenario);
+    const methods = (artifacts.summary as { methods: SokobanMethodSummary[] }).methods;
+    const lines = artifacts.report.split('\n').filter((line) => /^\| (ftw-k1|ppo) /.test(line));
+    expect(lines).toHaveLength(2);
+    for (const [i, line] of lines.entries()) {
+      const m = methods[i]!;
+      const cells = line
+        .slice(1, -1)
+        .split('|')
+        .map((c) => c.trim());
+      const interval = (x: { mean: number; halfWidth: number }) =>
+        `${x.mean.toFixed(3)} ± ${x.halfWidth.toFixed(3)}`;
+      expect(cells).toEqual([
+        m.label,
+        interval(m.trainSuccess),
+        interval(m.heldOutSuccess),
+        interval(m.meanReward),
+        m.environmentSteps.mean.toFixed(0),
+        m.episodes.mean.toFixed(0),
+      ]);
+    }
+    // The columns differ, so a swap would show.
+    const figures = methods.flatMap((m) => [m.trainSuccess.mean, m.heldOutSuccess.mean, m.meanReward.mean]);
+    expect(new Set(figures).size).toBeGreaterThan(3);
   });
 });
