@@ -75,6 +75,8 @@ describe('the figures ftw occupancy prints', () => {
     expect(printed).toMatch(new RegExp(`^\\| +5 \\| +2 \\| +0\\.20833 \\| +${second} \\|$`, 'm'));
     const report = readFileSync(join(root, 'o', 'report.md'), 'utf8');
     expect(report).toMatch(new RegExp(`^\\| +3 \\| +1 \\| +0\\.25000 \\| 1\\.0{12} \\| +${first} \\|$`, 'm'));
-    expect(report).toMatch(new RegExp(`^\\| +5 \\| +2 \\| +0\\.20833 \\| 1\\.0{12} \\| +${second} \\|$`, 'm'));
+    expect(report).toMatch(
+      new RegExp(`^\\| +5 \\| +2 \\| +0\\.20833 \\| 1\\.0{12} \\| +${second} \\|$`, 'm'),
+    );
   });
 });

@@ -15,8 +15,8 @@ describe('logGamma', () => {
   it('gives the known values at ½, ⅓ and ¼ (the last two through the reflection formula)', () => {
     // Γ(½) = √π; Γ(⅓) = 2.678938534707747633…, Γ(¼) = 3.625609908221908311… (Abramowitz and Stegun 6.1.8, Table 6.1).
     expect(Math.abs(logGamma(0.5) - Math.log(Math.sqrt(Math.PI)))).toBeLessThanOrEqual(1e-14);
-    expect(Math.abs(logGamma(1 / 3) - Math.log(2.678938534707747633))).toBeLessThanOrEqual(1e-14);
-    expect(Math.abs(logGamma(0.25) - Math.log(3.625609908221908311))).toBeLessThanOrEqual(1e-14);
+    expect(Math.abs(logGamma(1 / 3) - Math.log(2.6789385347077475))).toBeLessThanOrEqual(1e-14);
+    expect(Math.abs(logGamma(0.25) - Math.log(3.625609908221908))).toBeLessThanOrEqual(1e-14);
   });
 
   test.prop([fc.double({ min: 0.01, max: 100, noNaN: true })])('satisfies Γ(x + 1) = x Γ(x)', (x) => {
