@@ -2,6 +2,7 @@ import { GaussianBandit } from '@ftw/bandit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMPARE_SCENARIOS } from '../config/compare-scenarios.js';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
+import { tableCells } from '../report/testing/table-cells.js';
 import { summarizeSeeds } from '../train/summarize-seeds.js';
 import type { IterationMetrics, SeedResult } from '../train/train-seed.js';
 import {
@@ -90,19 +91,6 @@ function method(
   return { label, config: { ...REPRODUCE_CONFIG, epochs }, results, summary: summarizeSeeds(results) };
 }
 
-/** The table's rows below the header, as trimmed cells. */
-const cells = (table: string): string[][] =>
-  table
-    .trimEnd()
-    .split('\n')
-    .slice(2)
-    .map((line) =>
-      line
-        .slice(1, -1)
-        .split('|')
-        .map((cell) => cell.trim()),
-    );
-
 /** t_{0.975, 2} in closed form, (2p − 1)·√(2 / (4p(1 − p))). */
 const T2 = 0.95 * Math.sqrt(2 / (4 * 0.975 * 0.025));
 
@@ -124,7 +112,7 @@ describe('compareTable and compareFindings', () => {
   const outcome: ScenarioOutcome = { scenario: COMPARE_SCENARIOS[0]!, methods: [reinforce, ppo, ftw] };
 
   it('prints mean ± 95% CI per method, samples to 0.9 over the seeds that reached it, env and gradient steps', () => {
-    expect(cells(compareTable(outcome))).toEqual([
+    expect(tableCells(compareTable(outcome))).toEqual([
       ['reinforce', '0.620 ± 0.050', '0.550 ± 0.124', '22.0 ± 5.0', '— (0/3)', '480', '120'],
       // Mean env steps 481.33; gradient steps = updates × epochs.
       ['ppo', '0.740 ± 0.050', '0.550 ± 0.124', '26.0 ± 2.5', '60 ± 25 (3/3)', '481', '480'],

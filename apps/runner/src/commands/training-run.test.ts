@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
+import { tableCells } from '../report/testing/table-cells.js';
 import { SOKOBAN_LEVELS } from '../sokoban/sokoban-scenario.js';
 import type { BandPoint } from '../stats/curve-band.js';
 import { meanInterval } from '../stats/mean-interval.js';
@@ -152,19 +153,6 @@ function figures(
   };
 }
 
-/** The table's rows below the header, as trimmed cells. */
-const cells = (table: string): string[][] =>
-  table
-    .trimEnd()
-    .split('\n')
-    .slice(2)
-    .map((line) =>
-      line
-        .slice(1, -1)
-        .split('|')
-        .map((cell) => cell.trim()),
-    );
-
 describe('trainingCurves on seeds whose iterations end at different step counts', () => {
   /** A metrics row at `samples` steps (multi-step episodes: each seed has its own step counts). */
   const row = (seed: number, samples: number, p: number, kl: number): Row => ({
@@ -238,7 +226,7 @@ describe('seedTable', () => {
     });
     // Half-widths t_{0.975,ν} · s/√n with t_{0.975,2} = 4.3027 and t_{0.975,1} = 12.706 (closed forms):
     // 4.3027·0.2/√3 = 0.4968; 4.3027·√(7/3)/√3 = 3.7946; 4.3027·√13/√3 = 8.96; 12.706·√200/√2 = 127.
-    expect(cells(table)).toEqual([
+    expect(tableCells(table)).toEqual([
       ['0', '0.5000', '1.0000', '10.00', '40'],
       ['1', '0.7000', '2.0000', '12.00', '—'],
       ['2', '0.9000', '4.0000', '17.00', '60'],
@@ -251,7 +239,7 @@ describe('seedTable', () => {
       summary: summarizeSeeds(none),
       trainingMs: 0,
     });
-    expect(cells(without).map((row) => row.slice(3))).toEqual([
+    expect(tableCells(without).map((row) => row.slice(3))).toEqual([
       ['—', '—'],
       ['—', '—'],
       ['—', '—'],
