@@ -6,6 +6,7 @@ import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
 import { ndjson } from '../run/ndjson.js';
 import type { RunArtifacts } from '../run/write-run.js';
+import { commonStepGrid, sameSteps } from '../stats/common-step-grid.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
 import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
@@ -103,30 +104,14 @@ interface SeedColumns {
 }
 
 /**
- * Points of the common step grid on which seeds whose iterations end at different step counts are averaged
- * (the grid of `ftw view`).
- */
-const COMMON_GRID = 1_000;
-
-/**
  * The x grid of the mean curves: the seeds' own step counts when every seed has the same ones (one-step
- * episodes); otherwise (multi-step episodes, such as Sokoban's) {@link COMMON_GRID} evenly spaced steps from
- * the latest first iteration's to the earliest last iteration's, where every seed has a value.
+ * episodes); otherwise (multi-step episodes, such as Sokoban's) the common grid of `ftw view`
+ * ({@link commonStepGrid}), where every seed has a value.
  */
 function meanGrid(grids: readonly (readonly number[])[]): { samples: readonly number[]; shared: boolean } {
-  const first = grids[0]!;
-  if (grids.every((g) => g.length === first.length && g.every((x, t) => x === first[t]))) {
-    return { samples: first, shared: true };
-  }
-  const from = Math.max(...grids.map((g) => g[0]!));
-  const to = Math.min(...grids.map((g) => g.at(-1)!));
-  const points = to > from ? COMMON_GRID : 1;
-  return {
-    samples: Array.from({ length: points }, (_, i) =>
-      points === 1 ? from : from + ((to - from) * i) / (points - 1),
-    ),
-    shared: false,
-  };
+  return sameSteps(grids)
+    ? { samples: grids[0]!, shared: true }
+    : { samples: commonStepGrid(grids), shared: false };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { COMMON_GRID_POINTS, commonStepGrid, sameSteps } from '../stats/common-step-grid.js';
 import { seedBand } from '../stats/seed-band.js';
 import { describeEnvironment } from '../train/describe-config.js';
 import { metricLabel, sortMetrics } from './metric-label.js';
@@ -84,8 +85,6 @@ const SEED_POINTS_PER_CHART = 3_000;
 const SEED_BUCKETS = { min: 15, max: 300 } as const;
 /** Buckets of a mean curve (two points each at most). */
 const MEAN_BUCKETS = 250;
-/** Points of the common grid when seeds do not share their environment-step grid. */
-const COMMON_GRID = 1_000;
 /** Significant digits kept of each value: invisible on a chart, a third of the page's bytes. */
 const DIGITS = 5;
 const FIXED_FIELDS = new Set(['seed', 'iteration', 'samples']);
@@ -379,13 +378,7 @@ const sharedGrids = new WeakMap<readonly SeedSeries[], boolean>();
 function sameGrid(seeds: readonly SeedSeries[]): boolean {
   let same = sharedGrids.get(seeds);
   if (same !== undefined) return same;
-  const first = seeds[0]!.x;
-  same = true;
-  for (let k = 1; k < seeds.length && same; k++) {
-    const x = seeds[k]!.x;
-    if (x.length !== first.length) same = false;
-    for (let i = 0; i < x.length && same; i++) if (x[i] !== first[i]) same = false;
-  }
+  same = sameSteps(seeds.map((s) => s.x));
   sharedGrids.set(seeds, same);
   return same;
 }
@@ -395,12 +388,7 @@ function sameGrid(seeds: readonly SeedSeries[]): boolean {
  * before each step (seeds whose episodes differ in length do not share their grid).
  */
 function commonGrid(seeds: readonly SeedSeries[], metric: string): { x: number[]; curves: number[][] } {
-  const from = Math.max(...seeds.map((s) => s.x[0]!));
-  const to = Math.min(...seeds.map((s) => s.x[s.x.length - 1]!));
-  const points = to > from ? COMMON_GRID : 1;
-  const x = Array.from({ length: points }, (_, i) =>
-    points === 1 ? from : from + ((to - from) * i) / (points - 1),
-  );
+  const x = commonStepGrid(seeds.map((s) => s.x));
   const curves = seeds.map((s) => {
     const values = column(s, metric);
     const out: number[] = [];
@@ -429,7 +417,7 @@ function meanCurve(
   } else {
     ({ x, curves } = commonGrid(seeds, metric));
     notes.add(
-      `The seeds of ${label} do not share their environment steps (episodes of different lengths): their mean is taken on a common grid of ${COMMON_GRID} steps, each seed contributing the value of its last iteration at or before the step.`,
+      `The seeds of ${label} do not share their environment steps (episodes of different lengths): their mean is taken on a common grid of ${COMMON_GRID_POINTS} steps, each seed contributing the value of its last iteration at or before the step.`,
     );
   }
   const band = seedBand(curves);

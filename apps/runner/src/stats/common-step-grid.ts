@@ -1,0 +1,43 @@
+/** Points of the common grid on which seeds that do not share their environment steps are averaged. */
+export const COMMON_GRID_POINTS = 1_000;
+
+/**
+ * Whether every seed's iterations end at the same environment steps (always so with one-step episodes;
+ * seeds whose episodes differ in length, such as Sokoban's, do not share them).
+ *
+ * @param grids - each seed's step count after each iteration, ascending
+ * @returns true when all grids are equal, element by element
+ * @example
+ * ```ts
+ * sameSteps([[1, 2], [1, 2]]); // true
+ * sameSteps([[3, 5], [2, 6]]); // false
+ * ```
+ */
+export function sameSteps(grids: readonly (readonly number[])[]): boolean {
+  const first = grids[0] ?? [];
+  return grids.every((g) => g.length === first.length && g.every((x, t) => x === first[t]));
+}
+
+/**
+ * The common grid of environment steps on which seeds that do not share their steps are averaged:
+ * {@link COMMON_GRID_POINTS} evenly spaced steps from the latest first step to the earliest last step,
+ * where every seed has a value (one point when that range is empty). Each seed then contributes, at each
+ * step, the value of its last iteration ended at or before it.
+ *
+ * @param grids - each seed's step count after each iteration, ascending, none empty
+ * @returns the grid, ascending
+ * @example
+ * ```ts
+ * const grid = commonStepGrid([[3, 5, 9], [2, 6, 10]]);
+ * grid.length; // 1000
+ * [grid[0], grid[999]]; // [3, 9]
+ * ```
+ */
+export function commonStepGrid(grids: readonly (readonly number[])[]): number[] {
+  const from = Math.max(...grids.map((g) => g[0]!));
+  const to = Math.min(...grids.map((g) => g[g.length - 1]!));
+  const points = to > from ? COMMON_GRID_POINTS : 1;
+  return Array.from({ length: points }, (_, i) =>
+    points === 1 ? from : from + ((to - from) * i) / (points - 1),
+  );
+}
