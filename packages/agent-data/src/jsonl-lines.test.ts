@@ -80,6 +80,34 @@ describe('readJsonlLines', () => {
     expect(progress.overlong).toBe(1);
   });
 
+  it('skips a line longer than maxLineBytes that arrives whole in one chunk, or completed by one', async () => {
+    const long = 'y'.repeat(40);
+    const overlong: number[] = [];
+    const { lines, progress } = await collect(
+      // Chunk 1 holds lines 1–3 whole (line 2 is 40 bytes); line 4 starts in chunk 1 and ends in chunk 2.
+      chunks(Buffer.from(`{"a":1}\n${long}\n{"b":2}\n${long}\n{"c":3}\n`), [70]),
+      { maxLineBytes: 39, onOverlong: (line: number) => overlong.push(line) },
+    );
+    expect(lines).toEqual([
+      { text: '{"a":1}', line: 1 },
+      { text: '{"b":2}', line: 3 },
+      { text: '{"c":3}', line: 5 },
+    ]);
+    expect(overlong).toEqual([2, 4]);
+    expect(progress.overlong).toBe(2);
+    // A line of exactly the limit is kept.
+    const exact = await collect(chunks(Buffer.from(`${long}\n`), [100]), { maxLineBytes: 40 });
+    expect(exact.lines).toEqual([{ text: long, line: 1 }]);
+  });
+
+  it('rejects a maxLineBytes that is not a positive integer, naming it', async () => {
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      await expect(collect(chunks(Buffer.from('{}\n'), [1]), { maxLineBytes: bad })).rejects.toThrow(
+        new RegExp(`maxLineBytes must be a positive integer, got ${String(bad)}`),
+      );
+    }
+  });
+
   it('rejects an input that is neither a path nor chunks', async () => {
     await expect(collect(42 as never)).rejects.toThrow(/input must be a file path or an async iterable/);
   });

@@ -49,7 +49,8 @@ const DEFAULT_MAX_LINE = 64 * 1024 * 1024;
  * @param progress - an object the reader keeps up to date (bytes, lines, SHA-256 at the end)
  * @param options - line length limit and callbacks
  * @returns an async iterable of non-blank lines with their line numbers
- * @throws TypeError when `input` is neither a path nor an async iterable
+ * @throws TypeError when `input` is neither a path nor an async iterable; RangeError when `maxLineBytes` is
+ *   not a positive integer
  * @example
  * ```ts
  * const progress = newJsonlProgress();
@@ -64,6 +65,11 @@ export async function* readJsonlLines(
 ): AsyncGenerator<JsonlLine> {
   const source = toChunks(input, options.chunkBytes ?? 1024 * 1024);
   const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE;
+  if (!(Number.isSafeInteger(maxLine) && maxLine >= 1)) {
+    throw new RangeError(
+      `maxLineBytes must be a positive integer, got ${describeValue(options.maxLineBytes)}`,
+    );
+  }
   const hash = createHash('sha256');
   let carry: Buffer[] = [];
   let carryBytes = 0;
@@ -82,6 +88,12 @@ export async function* readJsonlLines(
       progress.lines++;
       if (skipping) {
         skipping = false;
+      } else if (carryBytes + (end - start) > maxLine) {
+        // A line longer than the limit but within the bytes read so far: skipped all the same.
+        carry = [];
+        carryBytes = 0;
+        progress.overlong++;
+        options.onOverlong?.(progress.lines);
       } else {
         let text: string;
         if (carryBytes === 0) {
