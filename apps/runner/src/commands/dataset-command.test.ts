@@ -61,7 +61,9 @@ describe('ftw dataset', () => {
     // node packages/agent-data/examples/scripted-agent.mjs --shape ai-sdk --runs 2000 --success-rate 0.3 --seed 1 --out runs.jsonl
     const input = join(dir, 'runs.jsonl');
     writeFileSync(input, scriptedLog({ shape: 'ai-sdk', runs: 2000, successRate: 0.3, seed: 1 }));
-    const out = join(dir, 'readme-sft.jsonl');
+    const folder = join(dir, 'readme');
+    mkdirSync(folder);
+    const out = join(folder, 'sft.jsonl');
     const code = await ftw(
       ...['--input', input, '--from', 'ai-sdk', '--capacity', '1000', '--batch-size', '8', '--keep', '2'],
       ...[
@@ -78,7 +80,16 @@ describe('ftw dataset', () => {
       ],
     );
     expect(code).toBe(0);
-    const manifest = JSON.parse(readFileSync(join(dir, 'readme-sft.manifest.json'), 'utf8'));
+    // The summary the README shows, line for line, up to its '…'.
+    const readme = readFileSync(
+      new URL('../../../../packages/agent-data/README.md', import.meta.url),
+      'utf8',
+    );
+    const shown = /```\n(\| dataset [\s\S]*?)\n```/.exec(readme)?.[1]?.split('\n') ?? [];
+    const cut = shown.indexOf('…');
+    expect(cut).toBeGreaterThan(10);
+    expect(stdout.split('\n').slice(0, cut)).toEqual(shown.slice(0, cut));
+    const manifest = JSON.parse(readFileSync(join(folder, 'sft.manifest.json'), 'utf8'));
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(manifest.output.lines);
     expect(manifest.report.eliteFailures).toBe(0);
