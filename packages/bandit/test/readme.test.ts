@@ -4,52 +4,11 @@
 // for token (line breaks and indentation aside).
 import { readFileSync } from 'node:fs';
 import { format } from 'node:util';
+import { statements, tokens } from '@ftw/internal/readme-block';
 import { describe, expect, it } from 'vitest';
 import * as bandit from '../src/index.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-
-/** A line split at its first `//` outside a string literal: the code, and the comment (or null). */
-function splitComment(line: string): { code: string; comment: string | null } {
-  let quote: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote !== null) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = null;
-    } else if (c === "'" || c === '"' || c === '`') quote = c;
-    else if (c === '/' && line[i + 1] === '/')
-      return { code: line.slice(0, i), comment: line.slice(i + 2).trim() };
-  }
-  return { code: line, comment: null };
-}
-
-/** The block cut into statements: a statement ends on the first line where its brackets are all closed. */
-function statements(block: string): { lines: string[]; next: string[] }[] {
-  const lines = block.split('\n');
-  const result: { lines: string[]; next: string[] }[] = [];
-  let current: string[] = [];
-  let depth = 0;
-  lines.forEach((line, k) => {
-    const { code } = splitComment(line);
-    if (current.length === 0 && code.trim() === '') return;
-    current.push(line);
-    for (const c of code.replace(/'(?:\\.|[^'\\])*'/g, "''")) {
-      if ('([{'.includes(c)) depth++;
-      else if (')]}'.includes(c)) depth--;
-    }
-    if (depth === 0) {
-      // The comment lines right after the statement.
-      const next: string[] = [];
-      for (let j = k + 1; j < lines.length && /^\s*\/\/ /.test(lines[j]!); j++) next.push(lines[j]!);
-      result.push({ lines: current, next });
-      current = [];
-    }
-  });
-  return result;
-}
-
-const tokens = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 describe('README usage', () => {
   it('prints what its comments say', () => {

@@ -9,6 +9,7 @@
 // `readRange(range)` gives "the same pool again". Other comments are prose.
 import { readFileSync } from 'node:fs';
 import { format, inspect } from 'node:util';
+import { splitComment, tokens } from '@ftw/internal/readme-block';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as redisPool from '../src/index.js';
 
@@ -44,21 +45,6 @@ const lib = {
   },
 };
 
-/** A line split at its first `//` outside a string literal: the code, and the comment (or null). */
-function splitComment(line: string): { code: string; comment: string | null } {
-  let quote: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote !== null) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = null;
-    } else if (c === "'" || c === '"' || c === '`') quote = c;
-    else if (c === '/' && line[i + 1] === '/')
-      return { code: line.slice(0, i), comment: line.slice(i + 2).trim() };
-  }
-  return { code: line, comment: null };
-}
-
 /** The value a comment starts with (a quoted string, or an object or array up to its closing bracket), or null. */
 function leadingValue(comment: string): string | null {
   if (comment.startsWith("'")) return /^'[^']*'/.exec(comment)?.[0] ?? null;
@@ -79,8 +65,6 @@ const pattern = (shown: string): RegExp =>
       .replaceAll('…', '\\d+')
       .replace(/127\\\.0\\\.0\\\.1:\d+/g, '127\\.0\\.0\\.1:\\d+')}$`,
   );
-
-const tokens = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 describe('README usage', () => {
   it('prints what its comments say, on a private redis-server', async () => {

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { format } from 'node:util';
+import { splitComment, statements, tokens } from '@ftw/internal/readme-block';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as replayPool from '../src/index.js';
 
@@ -18,47 +19,6 @@ const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'replay-pool-readme-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A line split at its first `//` outside a string literal: the code, and the comment (or null). */
-function splitComment(line: string): { code: string; comment: string | null } {
-  let quote: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote !== null) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = null;
-    } else if (c === "'" || c === '"' || c === '`') quote = c;
-    else if (c === '/' && line[i + 1] === '/')
-      return { code: line.slice(0, i), comment: line.slice(i + 2).trim() };
-  }
-  return { code: line, comment: null };
-}
-
-/** The block cut into statements: a statement ends on the first line where its brackets are all closed. */
-function statements(block: string): { lines: string[]; next: string[] }[] {
-  const lines = block.split('\n');
-  const result: { lines: string[]; next: string[] }[] = [];
-  let current: string[] = [];
-  let depth = 0;
-  lines.forEach((line, k) => {
-    const { code } = splitComment(line);
-    if (current.length === 0 && code.trim() === '') return;
-    current.push(line);
-    for (const c of code.replace(/'(?:\\.|[^'\\])*'/g, "''")) {
-      if ('([{'.includes(c)) depth++;
-      else if (')]}'.includes(c)) depth--;
-    }
-    if (depth === 0) {
-      // The comment lines right after the statement.
-      const next: string[] = [];
-      for (let j = k + 1; j < lines.length && /^\s*\/\/ /.test(lines[j]!); j++) next.push(lines[j]!);
-      result.push({ lines: current, next });
-      current = [];
-    }
-  });
-  return result;
-}
-
-const tokens = (text: string): string => text.replace(/\s+/g, ' ').trim();
 /** The text of comment lines, whitespace collapsed; with `prose`, what follows three spaces is dropped first. */
 const commentText = (lines: string[], prose = false): string =>
   tokens(
