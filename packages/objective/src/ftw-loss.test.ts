@@ -209,6 +209,33 @@ describe('ftwLoss', () => {
     },
   );
 
+  it('does not take the row before for a row that matches it only when read across row boundaries', () => {
+    // Row 2 of each array equals the entries before it read backwards (z[6 + k] = z[3 − k]), so a repeat
+    // check that walks the previous row backwards, or reads past its start, would take row 1's terms.
+    // Case 1: the logits play the trick (uniform reference). Case 2: rows 1 and 2 share their logits and
+    // the per-row reference logits play it. Expected values: the naive definition, and for the gradient
+    // central differences of it.
+    const cases = [
+      { logits: [1, 2, 3, 4, 5, 6, 4, 3, 2], ref: undefined },
+      { logits: [0, 1, -1, 2, 0, 1, 2, 0, 1], ref: [0.5, 1, -1, 2, 0, 1, 2, -1, 1] },
+    ];
+    for (const { logits, ref } of cases) {
+      for (const kl of ['reverse', 'forward'] as const) {
+        const base = { rows: 3, actions: 3, selected: [0, 1, 2], beta: 0.7, kl };
+        const input: FtwLossInput = { ...base, logits: Float64Array.from(logits) };
+        if (ref !== undefined) input.reference = { logits: Float64Array.from(ref) };
+        const r = ftwLoss(input);
+        const naive = (z: ArrayLike<number>) => naiveFtwLoss({ ...base, logits: z, ref });
+        const expected = naive(logits);
+        for (const key of ['loss', 'crossEntropy', 'klMean', 'klMax', 'entropy'] as const)
+          expect(Math.abs(r[key] - expected[key]), `${kl} ${key}`).toBeLessThanOrEqual(1e-12);
+        const h = 1e-4;
+        const fd = centralDifferences((x) => naive(x).loss, Float64Array.from(logits), h);
+        expect(gradientMismatch(r.grad, fd, 10, h), kl).toBe(0);
+      }
+    }
+  });
+
   test.prop([problem(moderateLogit)])('equals its naive definition on moderate logits', (p) => {
     const r = ftwLoss(inputOf(p, Float64Array.from(p.logits)));
     const ref = referenceArray(p);
