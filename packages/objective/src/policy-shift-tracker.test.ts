@@ -139,6 +139,51 @@ describe('PolicyShiftTracker', () => {
     },
   );
 
+  it('starts again after any number of measured versions, odd or even, and after a start', () => {
+    // start and measure each make the written logits current (they swap two buffers), so a restart
+    // after an odd number of them reads the other buffer than a restart after an even number. Expected
+    // shifts: the definitions, KL = Σ p log(p/q) and TV = ½ Σ |p − q|, with naive softmax.
+    const actions = 3;
+    const table = (rows: number, seed: number) =>
+      Array.from({ length: rows * actions }, (_, k) => Math.sin(seed * 7.1 + k * 1.3) * 2);
+    const naive = (before: number[], after: number[]) => {
+      const kls: number[] = [];
+      const tvs: number[] = [];
+      for (let i = 0; i < before.length / actions; i++) {
+        const p = naiveSoftmax(before, i * actions, actions);
+        const q = naiveSoftmax(after, i * actions, actions);
+        kls.push(p.reduce((s, pj, j) => s + pj * Math.log(pj / q[j]!), 0));
+        tvs.push(0.5 * p.reduce((s, pj, j) => s + Math.abs(pj - q[j]!), 0));
+      }
+      return { kls, tvs };
+    };
+    for (let measures = 0; measures <= 3; measures++) {
+      for (const restartRows of [1, 2, 3]) {
+        const tracker = new PolicyShiftTracker(actions);
+        let seed = 1;
+        tracker.logits(2).set(table(2, seed));
+        tracker.start(2);
+        for (let k = 0; k < measures; k++) {
+          tracker.logits(2).set(table(2, ++seed));
+          tracker.measure(2);
+        }
+        // The restart keeps no row as it was (each is new), then one version is measured.
+        const before = table(restartRows, ++seed);
+        const after = table(restartRows, ++seed);
+        tracker.logits(restartRows).set(before);
+        tracker.start(restartRows);
+        tracker.logits(restartRows).set(after);
+        const s = tracker.measure(restartRows);
+        const { kls, tvs } = naive(before, after);
+        const what = `${measures} measures, restart with ${restartRows} rows`;
+        expect(Math.abs(s.klMean - kls.reduce((a, b) => a + b, 0) / restartRows), what).toBeLessThan(1e-12);
+        expect(Math.abs(s.klMax - Math.max(...kls)), what).toBeLessThan(1e-12);
+        expect(Math.abs(s.tvMean - tvs.reduce((a, b) => a + b, 0) / restartRows), what).toBeLessThan(1e-14);
+        expect(Math.abs(s.tvMax - Math.max(...tvs)), what).toBeLessThan(1e-14);
+      }
+    }
+  });
+
   it('starts again when the number of rows changes, and fills and returns out', () => {
     const tracker = new PolicyShiftTracker(2);
     expect(tracker.rows).toBe(0);
