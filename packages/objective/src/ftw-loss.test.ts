@@ -209,6 +209,17 @@ describe('ftwLoss', () => {
     },
   );
 
+  it('defaults beta to 0: the loss and gradient are the cross-entropy alone', () => {
+    // π = softmax([0, log 3]) = [1/4, 3/4]; action 0: CE = log 4, ∂CE/∂z = π − e_0 = [−3/4, 3/4]. The KL to
+    // uniform, Σ π_j log(2 π_j) = ¼ log ½ + ¾ log 1.5, is reported but adds nothing.
+    const r = ftwLoss({ logits: new Float64Array([0, Math.log(3)]), rows: 1, actions: 2, selected: [0] });
+    expect(Math.abs(r.loss - Math.log(4))).toBeLessThanOrEqual(1e-15);
+    expect(r.loss).toBe(r.crossEntropy);
+    expect(Math.abs(r.klMean - (0.25 * Math.log(0.5) + 0.75 * Math.log(1.5)))).toBeLessThanOrEqual(1e-15);
+    expect(Math.abs(r.grad[0]! + 0.75)).toBeLessThanOrEqual(1e-15);
+    expect(Math.abs(r.grad[1]! - 0.75)).toBeLessThanOrEqual(1e-15);
+  });
+
   it('does not take the row before for a row that matches it only when read across row boundaries', () => {
     // Row 2 of each array equals the entries before it read backwards (z[6 + k] = z[3 − k]), so a repeat
     // check that walks the previous row backwards, or reads past its start, would take row 1's terms.
