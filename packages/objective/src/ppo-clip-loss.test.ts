@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { type Batch, batch, extremeLogit, maxAbs, moderateLogit } from '../test/arbitraries.js';
-import { centralDifferences, gradientMismatch } from '../test/naive.js';
+import { centralDifferences, gradientMismatch, naiveSoftmax } from '../test/naive.js';
 import { logSoftmax } from './log-softmax.js';
 import { ObjectiveError } from './objective-error.js';
 import { policyGradientLoss } from './policy-gradient-loss.js';
@@ -60,6 +60,7 @@ describe('ppoClipLoss', () => {
       let total = 0;
       let clipped = 0;
       let kl = 0;
+      let entropy = 0;
       for (let i = 0; i < b.rows; i++) {
         const ratio = Math.exp(current[i]! - b.logProbs[i]!);
         const a = b.values[i]!;
@@ -68,11 +69,14 @@ describe('ppoClipLoss', () => {
         total += w;
         if (Math.abs(ratio - 1) > clip) clipped++;
         kl += ratio - 1 - Math.log(ratio);
+        entropy -= naiveSoftmax(z, i * b.actions, b.actions).reduce((s, p) => s + p * Math.log(p), 0);
       }
       const expected = b.normalize === 'mean' ? loss / total : loss;
       expect(Math.abs(r.loss - expected)).toBeLessThanOrEqual(1e-12 * (1 + Math.abs(expected)) * 1e3);
       expect(r.clipFraction).toBe(clipped / b.rows);
       expect(Math.abs(r.approxKl - kl / b.rows)).toBeLessThanOrEqual(1e-12 * (1 + kl));
+      // Mean entropy −Σ π log π of at most 5 actions (≤ log 5): rounding is far below 1e-12.
+      expect(Math.abs(r.entropy - entropy / b.rows)).toBeLessThanOrEqual(1e-12);
     },
   );
 
