@@ -99,6 +99,28 @@ describe('selectElites and EliteSampler', () => {
     },
   );
 
+  it('leave the shared buffers clean after a call that draws exactly n items with the pivot', () => {
+    // J·C = n is the boundary between logging the swaps (J·C < n) and flagging candidates in the
+    // permutation (J·C >= n); a call there must put the permutation back to the identity, flags
+    // included, or the next call reads flagged entries as items.
+    for (const [J, C, K] of [
+      [16, 256, 1],
+      [8, 512, 20],
+    ] as const) {
+      const n = J * C;
+      const returns = Float64Array.from({ length: n }, (_, i) => (i * 7919) % n);
+      selectElites(returns, { batches: J, batchSize: C, keep: K }, xoroshiro128plus(1));
+      const other = Float64Array.from({ length: 3000 }, (_, i) => (i * 104729) % 3000);
+      const options = { batches: 5, batchSize: 40, keep: 3 };
+      const { indices, offsets } = selectElites(other, options, xoroshiro128plus(9));
+      const sampler = new EliteSampler(other, options, xoroshiro128plus(9));
+      for (let b = 0; b < options.batches; b++) {
+        const selected = Array.from(indices.subarray(offsets[b]!, offsets[b + 1]!)).sort((x, y) => x - y);
+        expect(selected).toEqual(Array.from(sampler.next().kept).sort((x, y) => x - y));
+      }
+    }
+  });
+
   it('give the same selection when a random callback starts another selection', () => {
     // The one-shot samplers reuse a spare buffer between calls; a nested call must not take the one in
     // use (nor may a buffer left longer by a bigger pool change anything).
