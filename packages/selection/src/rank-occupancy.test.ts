@@ -182,6 +182,29 @@ describe('rankOccupancy', () => {
     expect(bad).toBe(-1);
   });
 
+  it('stays finite and exact when C − K is large, where d grows by up to C − K per rank', () => {
+    // Near the last keepable rank d(j − 1)/d(j) is about (C − K)/(n − j − C + K + 1), hundreds per rank
+    // for thousands of ranks here: the running values must be rescaled often enough not to overflow.
+    // Reference for K = 1 (Eq. 5): P(1) = C/n, P(r + 1) = P(r) · (n − r − C + 1)/(n − r), a product of
+    // at most n ratios in doubles, so its relative error is below 2n·eps ≈ 9e-10.
+    const [n, C] = [2_000_000, 500_000];
+    const p = rankOccupancy(n, C, 1);
+    let reference = C / n;
+    let worst = 0;
+    let checked = 0;
+    for (let r = 1; r <= n && reference > SMALLEST_CHECKED; r++) {
+      const error = Math.abs(p[r - 1]! - reference) / reference;
+      if (!(error <= worst)) worst = error;
+      checked++;
+      reference *= (n - r - C + 1) / (n - r);
+    }
+    expect(checked).toBeGreaterThan(1000);
+    expect(worst).toBeLessThanOrEqual(1e-9);
+    const q = rankOccupancy(n, C, 1000);
+    expect(q.every((v) => Number.isFinite(v) && v >= 0)).toBe(true);
+    expect(Math.abs(compensatedSum(q) - 1)).toBeLessThanOrEqual(TOLERANCE);
+  });
+
   it('writes into an out array without allocating a new one', () => {
     const out = new Float64Array(50);
     expect(rankOccupancy(50, 5, 2, out)).toBe(out);
