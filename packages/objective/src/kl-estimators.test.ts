@@ -144,6 +144,54 @@ describe('klEstimators', () => {
     }
   });
 
+  it('computes k3 to a few ulps below the series threshold (exact rational reference)', () => {
+    // e^x − 1 − x = Σ_{k≥2} x^k / k!, summed to k = 24 in exact rationals (x a double is m·2^-s exactly);
+    // the terms left out are below x^25/25! < 1e-100 relative. The quotient is taken to 2^-400 and
+    // rounded once by Number(). The kernel's series rounds 8 times: ≤ 8 · 2^-53 < 1e-15 relative.
+    const exact = (x: number) => {
+      let m = x;
+      let s = 0n;
+      while (!Number.isInteger(m)) {
+        m *= 2;
+        s++;
+      }
+      const X = BigInt(m);
+      const D = 2n ** s;
+      const K = 24n;
+      let fact = 1n;
+      for (let k = 2n; k <= K; k++) fact *= k;
+      let num = 0n;
+      let kFact = 1n; // k!
+      for (let k = 1n; k <= K; k++) {
+        kFact *= k;
+        if (k >= 2n) num += X ** k * D ** (K - k) * (fact / kFact);
+      }
+      const den = D ** K * fact;
+      const negative = num < 0n;
+      const q = ((negative ? -num : num) * 2n ** 400n) / den;
+      return ((negative ? -1 : 1) * Number(q)) / 2 ** 400;
+    };
+    for (const step of [9.9e-5, -9.9e-5, 7e-5, -5e-5, 3e-6, -1e-8, 1e-12]) {
+      const e = klEstimators({ logProbs: [-0.5], refLogProbs: [-0.5 + step] });
+      const d = -0.5 + step - -0.5; // the Δ actually represented (Sterbenz: the subtraction is exact)
+      const reference = exact(d);
+      expect(Math.abs(e.k3[0]! - reference), `Δ = ${d}`).toBeLessThanOrEqual(1e-15 * reference);
+    }
+  });
+
+  it('gives the mean of each estimator, returned or in out', () => {
+    // Δ = log ρ − log π = [−1, 1, −2.5]: k1 = −Δ, k2 = Δ²/2, k3 = e^Δ − 1 − Δ, by hand.
+    const input = { logProbs: [-1, -2, -0.5], refLogProbs: [-2, -1, -3] };
+    const k1Mean = (1 - 1 + 2.5) / 3;
+    const k2Mean = (0.5 + 0.5 + 3.125) / 3;
+    const k3Mean = (Math.exp(-1) + (Math.exp(1) - 2) + (Math.exp(-2.5) + 1.5)) / 3;
+    for (const e of [klEstimators(input), klEstimators(input, {})]) {
+      expect(Math.abs(e.k1Mean - k1Mean)).toBeLessThanOrEqual(1e-15);
+      expect(Math.abs(e.k2Mean - k2Mean)).toBeLessThanOrEqual(1e-15);
+      expect(Math.abs(e.k3Mean - k3Mean)).toBeLessThanOrEqual(1e-15);
+    }
+  });
+
   it('returns +Infinity, never NaN, when exp(Δ) overflows', () => {
     const e = klEstimators({ logProbs: [-800], refLogProbs: [0] });
     expect(e.k3[0]).toBe(Number.POSITIVE_INFINITY);
