@@ -80,6 +80,15 @@ describe('importanceWeights', () => {
     expect(r.ess).toBe(1);
   });
 
+  it('gives both ESS of equal tiny weights as the count, without underflow', () => {
+    // Two trajectories of weight e^-700 each: ESS = (Σw)² / Σw² = 2 for the weights and for their
+    // truncation at 1 (which leaves them). e^-1400 underflows to 0, so the sums must be taken relative to
+    // the largest weight.
+    const r = importanceWeights({ logProbs: [-700, -700], behaviourLogProbs: [0, 0], lengths: [1, 1] });
+    expect(r.ess).toBe(2);
+    expect(r.truncatedEss).toBe(2);
+  });
+
   describe('rejects bad input', () => {
     it('rejects input that is not an object', () => {
       expect(() => importanceWeights(0 as never)).toThrow(/^input must be an object, got 0/);
