@@ -76,6 +76,21 @@ describe('reinforceLoss', () => {
     expect(perAction[1]).toBeCloseTo(0, 15);
   });
 
+  it('gives zero loss and gradient, not NaN, when every weight is 0 (normalize sum, mean baseline)', () => {
+    // Σw = 0 leaves the weighted mean return undefined; every term is w_i · (G_i − b) · … = 0 whatever b is.
+    const r = reinforceLoss({
+      logits: new Float64Array([0, 1, 2, 0]),
+      rows: 2,
+      actions: 2,
+      selected: [0, 1],
+      returns: [3, -1],
+      weights: [0, 0],
+      normalize: 'sum',
+    });
+    expect(r.loss).toBe(0);
+    expect(Array.from(r.grad).map(Math.abs)).toEqual([0, 0, 0, 0]);
+  });
+
   describe('rejects bad input', () => {
     const good = (): ReinforceInput => ({
       logits: new Float64Array([0, 1, 2, 3]),
