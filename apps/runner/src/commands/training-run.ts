@@ -6,7 +6,7 @@ import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
 import { ndjson } from '../run/ndjson.js';
 import type { RunArtifacts } from '../run/write-run.js';
-import { commonStepGrid, sameSteps } from '../stats/common-step-grid.js';
+import { commonStepGrid, lastAtOrBefore, sameSteps } from '../stats/common-step-grid.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
 import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
@@ -130,10 +130,14 @@ function chartColumns(
   const elite = make();
   const kl = make();
   outcome.results.forEach(({ metrics }, s) => {
-    let i = -1;
+    const at = shared
+      ? null
+      : lastAtOrBefore(
+          metrics.map((m) => m.samples),
+          samples,
+        );
     for (let t = 0; t < samples.length; t++) {
-      if (shared) i = t;
-      else while (i + 1 < metrics.length && metrics[i + 1]!.samples <= samples[t]!) i++;
+      const i = at === null ? t : at[t]!;
       if (i < 0) continue;
       const m = metrics[i]!;
       probability[s]![t] = m.optimalProbability;

@@ -7,6 +7,7 @@ import { learningCurveChart } from '../report/learning-curve-chart.js';
 import { markdownTable } from '../report/markdown-table.js';
 import { renderSvg } from '../report/render-svg.js';
 import { type RunResult, textThenPath } from '../run/write-run.js';
+import { lastAtOrBefore } from '../stats/common-step-grid.js';
 import type { BandPoint } from '../stats/curve-band.js';
 import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
@@ -48,11 +49,11 @@ export function onStepGrid(
   grid: readonly number[],
   pick: (m: SeedResult['metrics'][number]) => number,
 ): number[] {
-  let i = -1;
-  return grid.map((x) => {
-    while (i + 1 < result.metrics.length && result.metrics[i + 1]!.samples <= x) i++;
-    return i < 0 ? 0 : pick(result.metrics[i]!);
-  });
+  const at = lastAtOrBefore(
+    result.metrics.map((m) => m.samples),
+    grid,
+  );
+  return grid.map((_, t) => (at[t]! < 0 ? 0 : pick(result.metrics[at[t]!]!)));
 }
 
 /**

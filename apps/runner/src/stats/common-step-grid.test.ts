@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMON_GRID_POINTS, commonStepGrid, sameSteps } from './common-step-grid.js';
+import { COMMON_GRID_POINTS, commonStepGrid, lastAtOrBefore, sameSteps } from './common-step-grid.js';
 
 describe('sameSteps', () => {
   it('is true only when every grid equals the first, element by element', () => {
@@ -51,5 +51,12 @@ describe('commonStepGrid', () => {
         [1, 5],
       ]),
     ).toEqual([5]);
+  });
+});
+
+describe('lastAtOrBefore', () => {
+  it('gives, per grid step, the last iteration ended at or before it, −1 before the first', () => {
+    expect([...lastAtOrBefore([3, 5, 9], [2, 3, 4, 5, 8, 9, 12])]).toEqual([-1, 0, 0, 1, 1, 2, 2]);
+    expect([...lastAtOrBefore([], [1, 2])]).toEqual([-1, -1]);
   });
 });

@@ -41,3 +41,24 @@ export function commonStepGrid(grids: readonly (readonly number[])[]): number[] 
     points === 1 ? from : from + ((to - from) * i) / (points - 1),
   );
 }
+
+/**
+ * For each step of a grid, the last iteration ended at or before it: the value a seed contributes there.
+ *
+ * @param steps - the seed's step count after each iteration, ascending
+ * @param grid - the grid's steps, ascending
+ * @returns per grid point the index into `steps`, or −1 before the seed's first iteration
+ * @example
+ * ```ts
+ * lastAtOrBefore([3, 5, 9], [2, 3, 4, 9, 12]); // Int32Array [-1, 0, 0, 2, 2]
+ * ```
+ */
+export function lastAtOrBefore(steps: ArrayLike<number>, grid: readonly number[]): Int32Array {
+  const at = new Int32Array(grid.length);
+  let i = -1;
+  for (let t = 0; t < grid.length; t++) {
+    while (i + 1 < steps.length && steps[i + 1]! <= grid[t]!) i++;
+    at[t] = i;
+  }
+  return at;
+}

@@ -1,4 +1,4 @@
-import { COMMON_GRID_POINTS, commonStepGrid, sameSteps } from '../stats/common-step-grid.js';
+import { COMMON_GRID_POINTS, commonStepGrid, lastAtOrBefore, sameSteps } from '../stats/common-step-grid.js';
 import { seedBand } from '../stats/seed-band.js';
 import { describeEnvironment } from '../train/describe-config.js';
 import { metricLabel, sortMetrics } from './metric-label.js';
@@ -391,13 +391,8 @@ function commonGrid(seeds: readonly SeedSeries[], metric: string): { x: number[]
   const x = commonStepGrid(seeds.map((s) => s.x));
   const curves = seeds.map((s) => {
     const values = column(s, metric);
-    const out: number[] = [];
-    let j = 0;
-    for (const step of x) {
-      while (j + 1 < s.x.length && s.x[j + 1]! <= step) j++;
-      out.push(s.x[j]! <= step ? values[j]! : Number.NaN);
-    }
-    return out;
+    const at = lastAtOrBefore(s.x, x);
+    return x.map((_, t) => (at[t]! < 0 ? Number.NaN : values[at[t]!]!));
   });
   return { x, curves };
 }
