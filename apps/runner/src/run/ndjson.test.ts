@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { ndjson } from './ndjson.js';
+import { ndjson, ndjsonChunks } from './ndjson.js';
 
 /** The definition: one JSON.stringify per row, each followed by a newline. */
 const reference = (rows: readonly unknown[]): string =>
@@ -80,5 +80,30 @@ describe('ndjson', () => {
     const cycle: Record<string, unknown> = {};
     cycle['self'] = cycle;
     expect(() => ndjson([cycle])).toThrow(TypeError);
+  });
+});
+
+describe('ndjsonChunks', () => {
+  test.prop([rows, fc.integer({ min: 1, max: 25 })])(
+    'joins to ndjson of all the rows, each chunk holding at most rowsPerChunk lines',
+    (input, rowsPerChunk) => {
+      const chunks = [...ndjsonChunks(input, rowsPerChunk)];
+      expect(chunks.join('')).toBe(reference(input));
+      expect(chunks).toHaveLength(Math.ceil(input.length / rowsPerChunk));
+      // JSON.stringify escapes a newline inside a string, so every raw newline ends a row.
+      for (const [i, chunk] of chunks.entries()) {
+        const lines = chunk.split('\n').length - 1;
+        expect(lines).toBe(i < chunks.length - 1 ? rowsPerChunk : input.length - i * rowsPerChunk);
+      }
+    },
+  );
+
+  it('gives no chunk for no rows, and refuses a rowsPerChunk that is not an integer >= 1', () => {
+    expect([...ndjsonChunks([])]).toEqual([]);
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      expect(() => [...ndjsonChunks([{ a: 1 }], bad)]).toThrow(
+        `rowsPerChunk must be an integer >= 1, got ${bad}`,
+      );
+    }
   });
 });

@@ -83,4 +83,39 @@ describe('RunDirectory', () => {
     }
     expect(() => RunDirectory.open(dir, 'a/b')).toThrow(/--name must be 1-128 letters, digits.*got "a\/b"/);
   });
+
+  it('writes chunks into one file, in order, each while the next is made', async () => {
+    const run = RunDirectory.open(root(), 'chunks');
+    const made: string[] = [];
+    function* chunks(): Generator<string> {
+      for (const text of ['a\n', 'é😀\n', '', 'last']) {
+        made.push(text);
+        yield text;
+      }
+    }
+    await run.writeChunksInBackground('metrics.ndjson', chunks());
+    expect(made).toHaveLength(4);
+    const path = run.commit();
+    expect(readFileSync(join(path, 'metrics.ndjson'), 'utf8')).toBe('a\né😀\nlast');
+  });
+
+  it('rejects with the error of a failing chunk iterator, and leaves the file closed', async () => {
+    const run = RunDirectory.open(root(), 'failing');
+    function* chunks(): Generator<string> {
+      yield 'first\n';
+      throw new TypeError('a cycle');
+    }
+    await expect(run.writeChunksInBackground('metrics.ndjson', chunks())).rejects.toThrow('a cycle');
+    // Closed: the folder can be removed and nothing is left open on it.
+    run.discard();
+    expect(existsSync(run.partialPath)).toBe(false);
+  });
+
+  it('refuses chunks for a run already committed, at once', () => {
+    const run = RunDirectory.open(root(), 'done');
+    run.commit();
+    expect(() => run.writeChunksInBackground('metrics.ndjson', ['x'])).toThrow(
+      'run done is committed; cannot write metrics.ndjson',
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../cli/usage-error.js';
 
@@ -80,6 +80,38 @@ export class RunDirectory {
    */
   writeInBackground(file: string, content: string | Uint8Array): Promise<void> {
     return writeFile(this.target(file), content);
+  }
+
+  /**
+   * Writes text given as chunks (such as the lines of `ndjsonChunks`) into one file in the background: each
+   * chunk is written by libuv's thread pool while the next one is made, so the file's text never exists as
+   * one string (a long run's metrics outgrow the longest string V8 can hold). Await the promise before
+   * {@link RunDirectory.commit} or {@link RunDirectory.discard}.
+   *
+   * @param file - relative path, e.g. `metrics.ndjson`
+   * @param chunks - the text, in order (UTF-8)
+   * @returns a promise settled when the whole file is written and closed; rejected, with the file closed,
+   *   when a write fails or the iterator throws
+   * @throws Error at once when the run was already committed or discarded, or the path leaves the run
+   */
+  writeChunksInBackground(file: string, chunks: Iterable<string>): Promise<void> {
+    const target = this.target(file);
+    return (async () => {
+      const handle = await open(target, 'w');
+      let pending: Promise<unknown> = Promise.resolve();
+      try {
+        for (const chunk of chunks) {
+          await pending;
+          pending = handle.write(chunk);
+        }
+        await pending;
+      } finally {
+        // When the chunks' iterator threw, the last write may still run: wait for it (its own failure, if
+        // any, is not the one to report) before closing the file.
+        await pending.catch(() => undefined);
+        await handle.close();
+      }
+    })();
   }
 
   /** The absolute path of a file of the open run, its folder created. */

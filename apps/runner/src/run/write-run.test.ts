@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NDJSON_CHUNK_ROWS } from './ndjson.js';
 import { openRun } from './write-run.js';
 
 const roots: string[] = [];
@@ -42,6 +43,20 @@ describe('openRun', () => {
     const path = await openRun(output(root()), 'occupancy').finish(artifacts);
     expect(readFileSync(join(path, 'metrics.ndjson'), 'utf8')).toBe(
       artifacts.metrics.map((row) => `${JSON.stringify(row)}\n`).join(''),
+    );
+  });
+
+  it('writes metrics of more rows than one chunk holds, byte for byte', async () => {
+    const metrics = Array.from({ length: 2 * NDJSON_CHUNK_ROWS + 3 }, (_, i) => ({
+      seed: i % 7,
+      iteration: i + 1,
+      samples: i + 1,
+      reward: Math.sin(i) / 3,
+      label: i % 1000 === 0 ? '},{' : null,
+    }));
+    const path = await openRun(output(root()), 'occupancy').finish({ ...artifacts, metrics });
+    expect(readFileSync(join(path, 'metrics.ndjson'), 'utf8')).toBe(
+      metrics.map((row) => `${JSON.stringify(row)}\n`).join(''),
     );
   });
 

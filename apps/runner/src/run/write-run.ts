@@ -4,7 +4,7 @@ import { VIEWABLE_COMMANDS } from '../view/read-run-folder.js';
 import { reportPage } from '../view/report-page.js';
 import type { RunData } from '../view/run-data.js';
 import { runInterruptTasks } from './interrupt-tasks.js';
-import { ndjson } from './ndjson.js';
+import { ndjsonChunks } from './ndjson.js';
 import { provenance } from './provenance.js';
 import { RunDirectory } from './run-directory.js';
 
@@ -88,7 +88,7 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
       // Files are written by the thread pool while the rest is computed (the metrics while the page is).
       const pending: Promise<void>[] = [];
       try {
-        pending.push(dir.writeInBackground('metrics.ndjson', ndjson(artifacts.metrics)));
+        pending.push(dir.writeChunksInBackground('metrics.ndjson', ndjsonChunks(artifacts.metrics)));
         const config = { command, ...artifacts.config, provenance: await origin };
         const write = (file: string, content: string): void => {
           pending.push(dir.writeInBackground(file, content));
