@@ -209,9 +209,12 @@ function groupConfig(run: RunData, strings: Readonly<Record<string, string>>): R
  * the dotted key anew per row.
  */
 class RowColumns {
-  /** The fields met at each position of the walk over a row, and their columns, of the last row. */
+  /**
+   * The fields met at each position of the walk over a row, and their columns (null for seed, iteration
+   * and samples, which are not metrics), of the last row.
+   */
   private readonly keys: string[] = [];
-  private readonly columns: number[][] = [];
+  private readonly columns: (number[] | null)[] = [];
   private position = 0;
 
   constructor(
@@ -230,16 +233,19 @@ class RowColumns {
     for (const k in value) {
       const v = value[k];
       if (typeof v === 'number' || v === null) {
-        if (prefix === '' && FIXED_FIELDS.has(k)) continue;
         const p = this.position++;
-        let column: number[];
-        if (this.keys[p] === k && prefix === '') column = this.columns[p]!;
+        let column: number[] | null;
+        if (this.keys[p] === k && prefix === '') column = this.columns[p] as number[] | null;
         else {
-          column = this.column(prefix === '' ? k : this.dottedKey(prefix, k), t);
+          column =
+            prefix === '' && FIXED_FIELDS.has(k)
+              ? null
+              : this.column(prefix === '' ? k : this.dottedKey(prefix, k), t);
           // Nested fields are looked up by their dotted key every time (few rows have them).
           this.keys[p] = prefix === '' ? k : '';
           this.columns[p] = column;
         }
+        if (column === null) continue;
         while (column.length < t) column.push(Number.NaN);
         column.push(typeof v === 'number' ? v : Number.NaN);
       } else if (typeof v === 'object' && !Array.isArray(v)) {
