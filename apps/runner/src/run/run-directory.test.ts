@@ -1,6 +1,19 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../cli/usage-error.js';
 import { RunDirectory } from './run-directory.js';
@@ -110,6 +123,62 @@ describe('RunDirectory', () => {
     run.discard();
     expect(existsSync(run.partialPath)).toBe(false);
   });
+
+  it('has one write in flight at a time: the next chunk is asked for only once the one before is written', async () => {
+    // The file is a named pipe that nobody reads yet, so the first write blocks once the pipe (64 KiB) is
+    // full; meanwhile the writer may make one more chunk, and no more.
+    const run = RunDirectory.open(root(), 'pipe');
+    const fifo = join(run.partialPath, 'metrics.ndjson');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const texts = Array.from({ length: 8 }, (_, i) => String(i).repeat(256 * 1024));
+      let made = 0;
+      function* chunks(): Generator<string> {
+        for (const text of texts) {
+          made++;
+          yield text;
+        }
+      }
+      const written = run.writeChunksInBackground('metrics.ndjson', chunks());
+      for (let i = 0; i < 500 && made < 2; i++) await sleep(10);
+      await sleep(100);
+      expect(made).toBe(2);
+      const received: Buffer[] = [];
+      const buffer = Buffer.alloc(1 << 16);
+      let done = false;
+      void written.finally(() => {
+        done = true;
+      });
+      for (;;) {
+        let n = 0;
+        try {
+          n = readSync(reader, buffer);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+        }
+        if (n > 0) received.push(Buffer.from(buffer.subarray(0, n)));
+        else if (done) break;
+        else await sleep(1);
+      }
+      await written;
+      expect(Buffer.concat(received).toString('utf8')).toBe(texts.join(''));
+    } finally {
+      closeSync(reader);
+    }
+  });
+
+  it.runIf(existsSync('/dev/full'))(
+    'rejects when a write fails (a full disk), the last chunk included',
+    async () => {
+      const run = RunDirectory.open(root(), 'full');
+      // The file is a link to /dev/full, where every write fails with ENOSPC.
+      symlinkSync('/dev/full', join(run.partialPath, 'metrics.ndjson'));
+      await expect(run.writeChunksInBackground('metrics.ndjson', ['only chunk\n'])).rejects.toThrow('ENOSPC');
+      await expect(run.writeChunksInBackground('metrics.ndjson', ['a\n', 'b\n'])).rejects.toThrow('ENOSPC');
+      run.discard();
+    },
+  );
 
   it('refuses chunks for a run already committed, at once', () => {
     const run = RunDirectory.open(root(), 'done');

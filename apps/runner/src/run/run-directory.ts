@@ -100,6 +100,8 @@ export class RunDirectory {
       const handle = await open(target, 'w');
       let pending: Promise<unknown> = Promise.resolve();
       try {
+        // One write in flight at a time: writes at the file's position must not overlap (Node's rule for a
+        // FileHandle), and the memory stays at two chunks, the one being written and the next.
         for (const chunk of chunks) {
           await pending;
           pending = handle.write(chunk);

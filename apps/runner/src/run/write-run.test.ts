@@ -12,8 +12,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NDJSON_CHUNK_ROWS } from './ndjson.js';
+import { RunDirectory } from './run-directory.js';
 import { openRun } from './write-run.js';
 
 const roots: string[] = [];
@@ -54,10 +55,27 @@ describe('openRun', () => {
       reward: Math.sin(i) / 3,
       label: i % 1000 === 0 ? '},{' : null,
     }));
-    const path = await openRun(output(root()), 'occupancy').finish({ ...artifacts, metrics });
-    expect(readFileSync(join(path, 'metrics.ndjson'), 'utf8')).toBe(
-      metrics.map((row) => `${JSON.stringify(row)}\n`).join(''),
-    );
+    const chunks: string[] = [];
+    const write = RunDirectory.prototype.writeChunksInBackground;
+    const spy = vi.spyOn(RunDirectory.prototype, 'writeChunksInBackground').mockImplementation(function (
+      this: RunDirectory,
+      file,
+      given,
+    ) {
+      const seen = [...given];
+      if (file === 'metrics.ndjson') chunks.push(...seen);
+      return write.call(this, file, seen);
+    });
+    try {
+      const path = await openRun(output(root()), 'occupancy').finish({ ...artifacts, metrics });
+      expect(readFileSync(join(path, 'metrics.ndjson'), 'utf8')).toBe(
+        metrics.map((row) => `${JSON.stringify(row)}\n`).join(''),
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    // Never one string of every row (a long run's would exceed V8's longest string): 4,096 rows at most.
+    expect(chunks.map((c) => c.split('\n').length - 1)).toEqual([NDJSON_CHUNK_ROWS, NDJSON_CHUNK_ROWS, 3]);
   });
 
   it('records the training time in timing.json beside the duration, rounded to a millisecond', async () => {
