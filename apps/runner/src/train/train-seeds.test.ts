@@ -1,7 +1,8 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
-import { trainSeed } from './train-seed.js';
+import { type PackedMetrics, unpackMetrics } from './packed-metrics.js';
+import { type SeedResult, trainSeed } from './train-seed.js';
 import { runSeedWorker, SEED_WORKER, type SeedJob, trainSeeds } from './train-seeds.js';
 
 const config = { ...REPRODUCE_CONFIG, iterations: 30 };
@@ -67,10 +68,16 @@ describe('trainSeeds', () => {
 });
 
 describe('runSeedWorker', () => {
-  it('trains the jobs it is sent and answers with trainSeed’s result, as a structured clone', async () => {
+  it('trains the jobs it is sent and answers with trainSeed’s result, its metric rows packed into columns', async () => {
     const { port1, port2 } = new MessageChannel();
     runSeedWorker(port1);
-    const messages: { kind: string; job?: number; ticks?: number; result?: unknown }[] = [];
+    const messages: {
+      kind: string;
+      job?: number;
+      ticks?: number;
+      result?: SeedResult;
+      packed?: PackedMetrics;
+    }[] = [];
     const done = new Promise<void>((resolve) => {
       port2.on('message', (m: (typeof messages)[number]) => {
         messages.push(m);
@@ -85,6 +92,10 @@ describe('runSeedWorker', () => {
     const ticks = messages.filter((m) => m.kind === 'ticks').reduce((n, m) => n + m.ticks!, 0);
     expect(ticks).toBe(30);
     expect(messages.every((m) => m.kind === 'ready' || m.job === 7)).toBe(true);
-    expect(messages.at(-1)!.result).toEqual(trainSeed(config, 3));
+    const { result, packed } = messages.at(-1)!;
+    const expected = trainSeed(config, 3);
+    expect(result).toEqual({ ...expected, metrics: [] });
+    expect(Object.keys(result!)).toEqual(Object.keys(expected));
+    expect(unpackMetrics(packed!)).toEqual(expected.metrics);
   });
 });

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { Progress } from '../cli/progress.js';
 import type { TrainConfig } from '../config/train-config.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
+import { type PackedMetrics, packMetrics, unpackMetrics } from './packed-metrics.js';
 import { type SeedResult, trainSeed } from './train-seed.js';
 
 /** One seed of one configuration to train. */
@@ -47,7 +48,13 @@ const TICK_INTERVAL_MS = 50;
 type FromWorker =
   | { readonly kind: 'ready' }
   | { readonly kind: 'ticks'; readonly job: number; readonly ticks: number }
-  | { readonly kind: 'result'; readonly job: number; readonly result: SeedResult };
+  | {
+      readonly kind: 'result';
+      readonly job: number;
+      /** With `packed`, its `metrics` are empty: they are in `packed`. */
+      readonly result: SeedResult;
+      readonly packed?: PackedMetrics;
+    };
 
 /** Messages to a seed worker: a job to run, or null when there is none left. */
 type ToWorker = { readonly job: number; readonly config: TrainConfig; readonly seed: number } | null;
@@ -93,7 +100,9 @@ export async function trainSeeds(
         if (message.kind === 'ready') give();
         else if (message.kind === 'ticks') progress?.tick(message.ticks, jobs[message.job]!.detail);
         else {
-          results[message.job] = message.result;
+          const { result, packed } = message;
+          results[message.job] =
+            packed === undefined ? result : { ...result, metrics: unpackMetrics(packed) };
           give();
         }
       });
@@ -160,7 +169,16 @@ export function runSeedWorker(port: import('node:worker_threads').MessagePort): 
       }
     });
     if (ticks > 0) port.postMessage({ kind: 'ticks', job, ticks } satisfies FromWorker);
-    port.postMessage({ kind: 'result', job, result } satisfies FromWorker);
+    // The rows as columns, moved rather than cloned: rebuilding them from a structured clone would cost the
+    // main thread about as much as training them cost this thread (see PackedMetrics).
+    const packed = packMetrics(result.metrics);
+    if (packed === null) port.postMessage({ kind: 'result', job, result } satisfies FromWorker);
+    else {
+      port.postMessage(
+        { kind: 'result', job, result: { ...result, metrics: [] }, packed } satisfies FromWorker,
+        [packed.values.buffer, packed.flags.buffer, packed.details.buffer],
+      );
+    }
   });
   port.postMessage({ kind: 'ready' } satisfies FromWorker);
 }
