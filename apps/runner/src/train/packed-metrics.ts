@@ -15,8 +15,9 @@ const UPDATED = 64;
 /**
  * A seed's metric rows as columns in transferable buffers: what a seed worker hands the main thread
  * (`postMessage(…, [buffers])` moves them without a copy). The structured clone of the rows themselves
- * costs the main thread some 2–5 µs per row to rebuild, about as much as a worker spends training the
- * iteration, so with it the main thread could take in the rows of barely two workers at once.
+ * costs the main thread some 2–3 µs per row to rebuild, about as much as a worker spends training the
+ * iteration (2.7 µs), so with it the main thread could take in the rows of barely one worker at a time;
+ * unpacking costs it about 0.6 µs.
  */
 export interface PackedMetrics {
   readonly rows: number;
