@@ -97,7 +97,7 @@ describe('RunDirectory', () => {
     expect(() => RunDirectory.open(dir, 'a/b')).toThrow(/--name must be 1-128 letters, digits.*got "a\/b"/);
   });
 
-  it('writes chunks into one file, in order, each while the next is made', async () => {
+  it('writes the chunks into one file, in order, and makes each once', async () => {
     const run = RunDirectory.open(root(), 'chunks');
     const made: string[] = [];
     function* chunks(): Generator<string> {
