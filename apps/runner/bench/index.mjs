@@ -22,12 +22,12 @@
 import { bench, do_not_optimize } from 'mitata';
 import { cpuCrossCheck, runAndReport } from '../../../scripts/bench-ratios.mjs';
 import { buildFromSource } from '../scripts/build-from-source.mjs';
+import { reproduceFloor } from './reproduce-floor.mjs';
 
 const built = await buildFromSource({ entry: 'src/training.ts', name: 'training' });
+const training = await import(built.file);
 const {
-  ActionDistribution,
   configSelector,
-  createEnvironment,
   createOptimizer,
   FtwUpdater,
   ParameterSnapshots,
@@ -37,7 +37,7 @@ const {
   stepsBlocksOnly,
   TabularPolicy,
   trainSeed,
-} = await import(built.file);
+} = training;
 built.remove();
 
 const SIZES = [128, 1_000, 10_000, 100_000];
@@ -150,18 +150,7 @@ function register() {
 }
 
 /** The floor of a reproduction seed: its 240 rollouts with no learning (reset, action probabilities, sample, step). */
-function rollouts() {
-  const streams = seededStreams(0);
-  const env = createEnvironment(REPRODUCE_CONFIG.environment, streams.environment);
-  const policy = new TabularPolicy(env.numActions, env.observationCount);
-  const distribution = new ActionDistribution(env.numActions);
-  let sum = 0;
-  for (let i = 0; i < REPRODUCE_CONFIG.iterations; i++) {
-    const observation = env.reset();
-    sum += env.step(distribution.of(policy, observation).sample(streams.policy())).reward;
-  }
-  return sum;
-}
+const rollouts = reproduceFloor(training);
 
 const goalsMet = await runAndReport(register, [
   ...SIZES.slice(1).map((n) => ({

@@ -22,9 +22,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildFromSource } from '../scripts/build-from-source.mjs';
 
+const BENCH = dirname(fileURLToPath(import.meta.url));
 const SEEDS = [150, 450];
 /** What callgrind counts outside V8's code map: Node's own code (start-up, the compiler, the GC). */
 const NATIVE = '(C++: start-up, compiler, GC; not per iteration)';
@@ -83,20 +85,8 @@ try {
   );
   writeFileSync(
     floorScript,
-    `${prelude}// The floor of bench/index.mjs, as it defines it: 240 rollouts, no learning.
-const { REPRODUCE_CONFIG, seededStreams, createEnvironment, TabularPolicy, ActionDistribution } = m;
-function rollouts() {
-  const streams = seededStreams(0);
-  const env = createEnvironment(REPRODUCE_CONFIG.environment, streams.environment);
-  const policy = new TabularPolicy(env.numActions, env.observationCount);
-  const distribution = new ActionDistribution(env.numActions);
-  let total = 0;
-  for (let i = 0; i < REPRODUCE_CONFIG.iterations; i++) {
-    const observation = env.reset();
-    total += env.step(distribution.of(policy, observation).sample(streams.policy())).reward;
-  }
-  return total;
-}
+    `${prelude}const { reproduceFloor } = await import(${JSON.stringify(pathToFileURL(join(BENCH, 'reproduce-floor.mjs')).href)});
+const rollouts = reproduceFloor(m);
 for (let k = 0; k < n; k++) sum += rollouts();
 console.log(sum);
 `,
