@@ -9,7 +9,7 @@
 //
 // Method. The seed (trainSeed on the reproduction configuration, seed 0) and the floor (240 rollouts with no
 // learning, as bench/index.mjs defines it) run under `valgrind --tool=cachegrind` in `node --single-threaded`
-// (no concurrent compiler or GC threads, so two runs agree to about 0.1%), each at two repeat counts; the
+// (no concurrent compiler or GC threads, so runs agree to within about 0.6%), each at two repeat counts; the
 // difference over the difference in counts is the cost of one more call once everything is compiled, with
 // start-up and compilation cancelled out. The simulated L1 caches take this machine's L1i size from sysfs
 // (32 KiB when it cannot be read; --l1 to choose), 8-way, 64-byte lines. With --functions, one callgrind run of the seed
@@ -28,17 +28,17 @@ import { buildFromSource } from '../scripts/build-from-source.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const SEEDS = [150, 450];
-/** What callgrind counts outside V8's code map: Node's own code (start-up, the compiler, the GC). */
-const NATIVE = '(C++: start-up, compiler, GC; not per iteration)';
 const FLOORS = [1500, 4500];
 const ITERATIONS = 240;
+/** What callgrind counts outside V8's code map: Node's own code (start-up, the compiler, the GC). */
+const NATIVE = '(C++: start-up, compiler, GC; not per iteration)';
 
 if (spawnSync('valgrind', ['--version']).status !== 0) {
   console.error('valgrind is not installed (apt-get install valgrind); nothing was measured');
   process.exit(2);
 }
 
-/** This machine's L1 instruction cache size in bytes, from sysfs; 32 KiB when it cannot be read. */
+/** This machine's L1 instruction cache size in bytes, from sysfs; undefined when it cannot be read. */
 function l1InstructionBytes() {
   for (let i = 0; i < 8; i++) {
     const dir = `/sys/devices/system/cpu/cpu0/cache/index${i}`;
@@ -53,23 +53,31 @@ function l1InstructionBytes() {
       // no such index
     }
   }
-  return 32 * 1024;
+  return undefined;
 }
 
-/** `--l1 <bytes>` simulates other L1 caches (a power of two of at least 4 KiB); this machine's otherwise. */
+/**
+ * The simulated L1 size and where it comes from: `--l1 <bytes>` (a power of two of at least 4 KiB), this
+ * machine's L1i, or 32 KiB when sysfs does not say.
+ */
 function l1Option() {
   const at = process.argv.indexOf('--l1');
-  if (at < 0) return l1InstructionBytes();
+  if (at < 0) {
+    const bytes = l1InstructionBytes();
+    return bytes === undefined
+      ? { bytes: 32 * 1024, source: "32 KiB: this machine's L1i size is unknown" }
+      : { bytes, source: "this machine's L1i" };
+  }
   const value = process.argv[at + 1];
   const bytes = Number(value);
   if (!(Number.isInteger(bytes) && bytes >= 4096 && (bytes & (bytes - 1)) === 0)) {
     console.error(`--l1 must be a power of two of at least 4096 bytes, got ${JSON.stringify(value)}`);
     process.exit(2);
   }
-  return bytes;
+  return { bytes, source: '--l1' };
 }
 
-const l1 = l1Option();
+const { bytes: l1, source: l1Source } = l1Option();
 const cacheFlags = ['--cache-sim=yes', `--I1=${l1},8,64`, `--D1=${l1},8,64`, '--smc-check=all-non-file'];
 
 const built = await buildFromSource({ entry: 'src/training.ts', name: 'training' });
@@ -92,7 +100,7 @@ console.log(sum);
 `,
   );
 
-  /** Instructions, L1i and L1d read misses of one cachegrind run of `script n`. */
+  /** Instructions, L1i misses and L1d misses (reads and writes) of one cachegrind run of `script n`. */
   const counts = (script, n) => {
     const run = spawnSync(
       'valgrind',
@@ -126,9 +134,7 @@ console.log(sum);
   const seed = marginal(seedScript, SEEDS);
   const floor = marginal(floorScript, FLOORS);
   const f = (v) => Math.round(v).toLocaleString('en-US');
-  console.log(
-    `simulated L1 caches: ${l1 / 1024} KiB each, 8-way, 64-byte lines (${process.argv.includes('--l1') ? '--l1' : "this machine's L1i"})`,
-  );
+  console.log(`simulated L1 caches: ${l1 / 1024} KiB each, 8-way, 64-byte lines (${l1Source})`);
   console.log(
     `per call, once compiled (difference of ${SEEDS.join(' and ')} seeds; ${FLOORS.join(' and ')} floors):`,
   );
