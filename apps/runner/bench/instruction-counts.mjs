@@ -15,7 +15,8 @@
 // (32 KiB when it cannot be read; --l1 to choose), 8-way, 64-byte lines. With --functions, one callgrind run of the seed
 // attributes the instructions and misses of each address to the JavaScript function V8 compiled there
 // (`--perf-basic-prof` writes the map; where code space was reused, the later function wins), divided by the
-// iterations run: a per-iteration figure that includes compilation's share, small at these counts.
+// iterations run: a per-iteration figure that includes compilation's share, small at these counts. Listed
+// by instructions: on this machine the seed's time follows them, not the simulated misses (runner README).
 //
 // Needs valgrind (Debian's `valgrind` package). Builds src/training.ts from the current sources first
 // (scripts/build-from-source.mjs); removes the build, the scripts it writes and V8's map file.
@@ -179,17 +180,17 @@ console.log(sum);
     console.log(
       `\nthe seed per JIT-compiled function (callgrind, ${n} seeds; per iteration; * optimised, ^ baseline):`,
     );
-    console.log('  L1i misses  instructions  function');
+    console.log('  instructions  L1i misses  function');
     for (const r of rows.slice(0, 25)) {
       const name = r.name.replace(/ file:\/\/\S*\/([^/]+):(\d+):\d+$/, ' ($1:$2)');
       console.log(
-        `  ${(r.l1i / iterations).toFixed(1).padStart(10)}  ${(r.instructions / iterations).toFixed(0).padStart(12)}  ${name}`,
+        `  ${(r.instructions / iterations).toFixed(0).padStart(12)}  ${(r.l1i / iterations).toFixed(1).padStart(10)}  ${name}`,
       );
     }
     const jit = rows.filter((r) => r.name !== NATIVE);
     const sum = (key) => jit.reduce((s, r) => s + r[key], 0) / iterations;
     console.log(
-      `  ${sum('l1i').toFixed(1).padStart(10)}  ${sum('instructions').toFixed(0).padStart(12)}  all compiled JavaScript and builtins`,
+      `  ${sum('instructions').toFixed(0).padStart(12)}  ${sum('l1i').toFixed(1).padStart(10)}  all compiled JavaScript and builtins`,
     );
   }
 } finally {
@@ -203,7 +204,8 @@ console.log(sum);
  * JIT code named through V8's perf map (`start size name` per line, in the order the code was made).
  * @param {string} profile - callgrind's output
  * @param {string} perfMap - the contents of /tmp/perf-<pid>.map
- * @returns {{ name: string, instructions: number, l1i: number }[]} most L1i misses first
+ * @returns {{ name: string, instructions: number, l1i: number }[]} most instructions first (on this machine the
+ *   seed's time follows its instructions, not its simulated L1i misses: see the runner's README)
  */
 function byFunction(profile, perfMap) {
   // Disjoint address ranges, the later entry winning where code space was reused.
@@ -275,5 +277,5 @@ function byFunction(profile, perfMap) {
     t.l1i += i1;
     totals.set(name, t);
   }
-  return [...totals.values()].sort((a, b) => b.l1i - a.l1i);
+  return [...totals.values()].sort((a, b) => b.instructions - a.instructions);
 }
