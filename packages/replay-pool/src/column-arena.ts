@@ -6,6 +6,17 @@ const FIRST_SLAB_BYTES = 1 << 12;
 const LARGE_BLOCK_BYTES = SLAB_BYTES >>> 3;
 
 /**
+ * Where `storeTrajectory` writes a trajectory's block: `reserve(bytes)` says where it would go (and
+ * `views` are views of that buffer), `commit()` keeps it; a block reserved and not committed (the input
+ * failed validation) leaves no trace. Internal.
+ */
+export interface BlockTarget {
+  reserve(bytes: number): { buffer: ArrayBuffer; offset: number };
+  readonly views: SlabViews;
+  commit(): void;
+}
+
+/**
  * Bump allocator of the byte blocks that hold trajectories' columns. Allocating an ArrayBuffer costs
  * microseconds in V8 (an off-heap allocation tracked by the garbage collector), far more than copying a
  * short trajectory, so small blocks are carved out of shared slabs instead: 4 KiB first, each next twice the last, up to
@@ -16,7 +27,7 @@ const LARGE_BLOCK_BYTES = SLAB_BYTES >>> 3;
  * Use: `reserve(bytes)` returns where a block would go without committing it; `commit()` keeps it.
  * A block that is reserved but not committed (the input failed validation) is simply reused. Internal.
  */
-export class ColumnArena {
+export class ColumnArena implements BlockTarget {
   #slab = new ArrayBuffer(0);
   #slabViews = new SlabViews(this.#slab);
   #used = 0;
@@ -58,18 +69,22 @@ export class ColumnArena {
   }
 }
 
-/** Float64, Int32 and Uint32 views of one whole buffer. */
+/** Float64, Int32 and Uint32 views of one buffer (the whole of it, or one 8-aligned region). */
 export class SlabViews {
   readonly buffer: ArrayBuffer;
   readonly float64: Float64Array;
   readonly int32: Int32Array;
   readonly uint32: Uint32Array;
 
-  /** @param buffer - a buffer whose length is a multiple of 8 */
-  constructor(buffer: ArrayBuffer) {
+  /**
+   * @param buffer - the buffer
+   * @param byteOffset - where the region starts, a multiple of 8 (element 0 of each view)
+   * @param byteLength - its length, a multiple of 8 (the rest of the buffer by default)
+   */
+  constructor(buffer: ArrayBuffer, byteOffset = 0, byteLength = buffer.byteLength - byteOffset) {
     this.buffer = buffer;
-    this.float64 = new Float64Array(buffer);
-    this.int32 = new Int32Array(buffer);
-    this.uint32 = new Uint32Array(buffer);
+    this.float64 = new Float64Array(buffer, byteOffset, byteLength >>> 3);
+    this.int32 = new Int32Array(buffer, byteOffset, byteLength >>> 2);
+    this.uint32 = new Uint32Array(buffer, byteOffset, byteLength >>> 2);
   }
 }

@@ -1,5 +1,5 @@
 import { describeValue } from '@ftw/internal';
-import type { ColumnArena, SlabViews } from './column-arena.js';
+import type { BlockTarget, ColumnArena, SlabViews } from './column-arena.js';
 import { cloneJsonValue, type JsonValue } from './json-value.js';
 import type { Trajectory } from './trajectory.js';
 import type { TrajectoryInput } from './trajectory-input.js';
@@ -154,11 +154,12 @@ export function createTrajectory(input: TrajectoryInput, sequence: number, arena
  * Block layout (8-aligned): logProbs f64[T], observations f64[T·d], actions i32[T], versions u32[T].
  *
  * @param input - what the caller pushed
- * @param arena - where the columns are allocated
+ * @param arena - where the columns are allocated (a `ColumnArena`, or the pool's slot entries for a small
+ *   block)
  * @returns the block and the scalars, in a record that the next call overwrites
  * @throws TypeError when a field has the wrong type; RangeError when a value is out of its domain
  */
-export function storeTrajectory(input: TrajectoryInput, arena: ColumnArena): StoredBlock {
+export function storeTrajectory(input: TrajectoryInput, arena: BlockTarget): StoredBlock {
   if (typeof input !== 'object' || input === null) {
     throw new TypeError(`trajectory must be an object, got ${describeValue(input)}`);
   }

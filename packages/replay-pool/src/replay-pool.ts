@@ -1,6 +1,6 @@
 import { describeValue } from '@ftw/internal';
 import { checkInteger } from './check-integer.js';
-import { ColumnArena, type SlabViews } from './column-arena.js';
+import { ColumnArena, SlabViews } from './column-arena.js';
 import { blockTrajectory, MAX_VERSION, storeTrajectory } from './create-trajectory.js';
 import { decodeSnapshot } from './decode-snapshot.js';
 import { encodeSnapshot } from './encode-snapshot.js';
@@ -12,14 +12,12 @@ import { readSnapshotFile } from './read-snapshot-file.js';
 import type { ReplayPoolOptions } from './replay-pool-options.js';
 import type { SelectableIndex } from './selectable-index.js';
 import type { SelectableTrajectories } from './selectable-trajectories.js';
+import { INLINE_FLAG, INLINE_WORD, placeBlock, SLOT_STRIDE, SlotBlocks, SPARE_BYTES } from './slot-blocks.js';
 import { type AgeSummary, measureStaleness, type Staleness } from './staleness.js';
 import type { Trajectory } from './trajectory.js';
 import type { TrajectoryColumns } from './trajectory-columns.js';
 import type { TrajectoryInput } from './trajectory-input.js';
 import { writeFileAtomic } from './write-file-atomic.js';
-
-/** 32-bit integers per slot in the pool's slot table (five used; eight keep a slot inside one cache line). */
-const SLOT_STRIDE = 8;
 
 /** `T` with its fields writable: how `staleness` refills the object it is given. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -50,19 +48,27 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export class ReplayPool implements Iterable<Trajectory> {
   #capacity = 1;
   #maxVersionLag: number | undefined;
-  // Per ring slot, what `at` builds a trajectory's record from: its block in the arena (buffer, byte
-  // offset), length, observation size, version range and metadata (an array made on the first metadata).
+  // Per ring slot, what `at` builds a trajectory's record from: its block (inline in its slot entry, or in
+  // the arena: buffer, byte offset), length, observation size, version range and metadata (an array made on
+  // the first metadata).
   // A push stores numbers only, no object: at a large N every record would outlive V8's young generation,
   // and promoting it (a record and four typed-array views) cost more than the rest of an FTW update. Only
   // the trajectories read through `at` (for FTW, the ones selected) get a record, kept in `#records`.
-  /** Views of the buffer holding each slot's columns. */
+  /** Views of the slab holding each slot's columns (undefined for a block inline in its entry). */
   #views: (SlabViews | undefined)[] = [];
   /**
-   * Per slot, {@link SLOT_STRIDE} 32-bit integers side by side: byte offset of its block, length,
-   * observation size, min and max version (one cache line holds two slots, so reading a trajectory drawn
-   * anywhere in a large pool costs one miss for all five, not five).
+   * The slot table: per slot, {@link SLOT_STRIDE} 32-bit words side by side (see `slot-blocks.ts`): byte
+   * offset of its block, length, observation size, min and max version, the inline flag, and a block of at
+   * most 40 bytes itself, so that reading a trajectory drawn anywhere in a large pool costs one cache miss
+   * for its numbers and (a one-step trajectory's) columns together.
    */
-  #slotInfo = new Uint32Array(0);
+  #entries!: SlabViews;
+  /** `#entries.uint32`. */
+  #slotInfo!: Uint32Array;
+  /** The spare entry a small block is written to while its input is validated. */
+  #spare!: SlabViews;
+  /** Where `push` stores a block: the spare entry, or the arena. */
+  #blocks!: SlotBlocks;
   #metadata: (JsonValue | undefined)[] | undefined;
   // The record of each slot once `at` has built it (a trajectory never asked for has none).
   #records: (Trajectory | undefined)[] = [];
@@ -72,7 +78,7 @@ export class ReplayPool implements Iterable<Trajectory> {
   #pushed = 0;
   #evicted = 0;
   #modifications = 0;
-  #arena = new ColumnArena();
+  #arena!: ColumnArena;
   // Running staleness sums over the trajectories held (see `staleness`).
   #minVersions!: FifoExtremes;
   #maxVersions!: FifoExtremes;
@@ -188,15 +194,13 @@ export class ReplayPool implements Iterable<Trajectory> {
    */
   push(trajectory: TrajectoryInput): number {
     const sequence = this.#pushed;
-    const stored = storeTrajectory(trajectory, this.#arena);
+    const stored = storeTrajectory(trajectory, this.#blocks);
     const capacity = this.#capacity;
     let tail = this.#head + this.#size;
     if (tail >= capacity) tail -= capacity;
     if (this.#size === capacity) this.#leave(tail);
-    this.#store(tail, stored.views, stored.offset, stored.length, stored.observationSize);
+    placeBlock(this.#entries, this.#views, tail, stored, this.#blocks, this.#spare);
     this.#records[tail] = undefined;
-    this.#slotInfo[tail * SLOT_STRIDE + 3] = stored.minVersion;
-    this.#slotInfo[tail * SLOT_STRIDE + 4] = stored.maxVersion;
     if (stored.metadata !== undefined || this.#metadata !== undefined) {
       (this.#metadata ??= new Array<JsonValue | undefined>(capacity).fill(undefined))[tail] = stored.metadata;
     }
@@ -273,14 +277,32 @@ export class ReplayPool implements Iterable<Trajectory> {
 
   /** Builds the record of the trajectory in `slot` (kept apart so that `#at` stays small and inlined). */
   #build(slot: number, position: number): Trajectory {
+    const info = this.#slotInfo;
+    const at = slot * SLOT_STRIDE;
+    const length = info[at + 1]!;
+    const observationSize = info[at + 2]!;
+    let buffer: ArrayBuffer;
+    let offset: number;
+    if (info[at + INLINE_FLAG] === 1) {
+      // The record may outlive the slot's next push (a caller can keep an evicted trajectory), so its
+      // columns are a copy in the arena, not views of the entry.
+      const words = 2 * length * (2 + observationSize);
+      const arena = this.#arena;
+      ({ buffer, offset } = arena.reserve(4 * words));
+      arena.views.uint32.set(info.subarray(at + INLINE_WORD, at + INLINE_WORD + words), offset >>> 2);
+      arena.commit();
+    } else {
+      buffer = this.#views[slot]!.buffer;
+      offset = info[at]!;
+    }
     const record = blockTrajectory(
       this.#evicted + position,
-      this.#views[slot]!.buffer,
-      this.#slotInfo[slot * SLOT_STRIDE]!,
-      this.#slotInfo[slot * SLOT_STRIDE + 1]!,
-      this.#slotInfo[slot * SLOT_STRIDE + 2]!,
-      this.#slotInfo[slot * SLOT_STRIDE + 3]!,
-      this.#slotInfo[slot * SLOT_STRIDE + 4]!,
+      buffer,
+      offset,
+      length,
+      observationSize,
+      info[at + 3]!,
+      info[at + 4]!,
       this.#returns[slot]!,
       this.#metadata?.[slot],
     );
@@ -288,22 +310,16 @@ export class ReplayPool implements Iterable<Trajectory> {
     return record;
   }
 
-  #store(slot: number, views: SlabViews, offset: number, length: number, observationSize: number): void {
-    this.#views[slot] = views;
-    this.#slotInfo[slot * SLOT_STRIDE] = offset;
-    this.#slotInfo[slot * SLOT_STRIDE + 1] = length;
-    this.#slotInfo[slot * SLOT_STRIDE + 2] = observationSize;
-  }
-
   /** Σ of the step versions of the trajectory in `slot`. */
   #versionSum(slot: number): number {
-    const length = this.#slotInfo[slot * SLOT_STRIDE + 1]!;
-    const min = this.#slotInfo[slot * SLOT_STRIDE + 3]!;
-    if (min === this.#slotInfo[slot * SLOT_STRIDE + 4]!) return length * min;
-    const versions = this.#views[slot]!.uint32;
-    const first =
-      (this.#slotInfo[slot * SLOT_STRIDE]! + 8 * length * (1 + this.#slotInfo[slot * SLOT_STRIDE + 2]!)) / 4 +
-      length;
+    const info = this.#slotInfo;
+    const at = slot * SLOT_STRIDE;
+    const length = info[at + 1]!;
+    const min = info[at + 3]!;
+    if (min === info[at + 4]!) return length * min;
+    const inline = info[at + INLINE_FLAG] === 1;
+    const versions = inline ? info : this.#views[slot]!.uint32;
+    const first = (inline ? at + INLINE_WORD : info[at]! >>> 2) + 2 * length * (1 + info[at + 2]!) + length;
     let sum = 0;
     for (let i = 0; i < length; i++) sum += versions[first + i]!;
     return sum;
@@ -729,20 +745,17 @@ export class ReplayPool implements Iterable<Trajectory> {
     const arena = new ColumnArena();
     const views = new Array<SlabViews | undefined>(capacity).fill(undefined);
     // The slot columns share one buffer (allocating a typed array of its own costs about a microsecond
-    // each): the returns mirror (2N doubles) first, 8-aligned, then the slots' integers, interleaved.
-    const slots = new ArrayBuffer((16 + 4 * SLOT_STRIDE) * capacity);
-    const returns = new Float64Array(slots, 0, 2 * capacity);
-    const info = new Uint32Array(slots, 16 * capacity, SLOT_STRIDE * capacity);
+    // each): the spare entry first, then the returns mirror (2N doubles), then the slot entries.
+    const entriesAt = SPARE_BYTES + 16 * capacity;
+    const slots = new ArrayBuffer(entriesAt + 4 * SLOT_STRIDE * capacity);
+    const spare = new SlabViews(slots, 0, SPARE_BYTES);
+    const returns = new Float64Array(slots, SPARE_BYTES, 2 * capacity);
+    const entries = new SlabViews(slots, entriesAt);
+    const blocks = new SlotBlocks(arena, spare);
     let metadata: (JsonValue | undefined)[] | undefined;
     trajectories.forEach((t, position) => {
-      const stored = storeTrajectory(t, arena);
-      views[position] = stored.views;
-      const at = position * SLOT_STRIDE;
-      info[at] = stored.offset;
-      info[at + 1] = stored.length;
-      info[at + 2] = stored.observationSize;
-      info[at + 3] = stored.minVersion;
-      info[at + 4] = stored.maxVersion;
+      const stored = storeTrajectory(t, blocks);
+      placeBlock(entries, views, position, stored, blocks, spare);
       if (stored.metadata !== undefined) {
         (metadata ??= new Array<JsonValue | undefined>(capacity).fill(undefined))[position] = stored.metadata;
       }
@@ -752,11 +765,14 @@ export class ReplayPool implements Iterable<Trajectory> {
     this.#maxVersionLag = state.maxVersionLag;
     this.#arena = arena;
     this.#views = views;
-    this.#slotInfo = info;
+    this.#entries = entries;
+    this.#slotInfo = entries.uint32;
+    this.#spare = spare;
+    this.#blocks = blocks;
     this.#metadata = metadata;
     this.#records = new Array<Trajectory | undefined>(capacity).fill(undefined);
     this.#returns = returns;
-    this.#columns.bind(views, info, returns);
+    this.#columns.bind(views, entries, returns);
     this.#head = 0;
     this.#size = trajectories.length;
     this.#pushed = state.pushedCount;
@@ -822,13 +838,28 @@ class IndexView implements SelectableIndex {
 class ColumnsView implements TrajectoryColumns {
   slot = 0;
   #views: (SlabViews | undefined)[] = [];
-  #info: Uint32Array = new Uint32Array(0);
-  #returns: Float64Array = new Float64Array(0);
+  #entries!: SlabViews;
+  #info!: Uint32Array;
+  #returns!: Float64Array;
+  /** The 32-bit word where the block of the slot last passed to `#blockViews` starts in its views. */
+  #word = 0;
 
-  bind(views: (SlabViews | undefined)[], info: Uint32Array, returns: Float64Array): void {
+  bind(views: (SlabViews | undefined)[], entries: SlabViews, returns: Float64Array): void {
     this.#views = views;
-    this.#info = info;
+    this.#entries = entries;
+    this.#info = entries.uint32;
     this.#returns = returns;
+  }
+
+  /** The views holding the slot's block (its entry's when inline: no read of `#views`), its word in `#word`. */
+  #blockViews(slot: number): SlabViews {
+    const at = slot * SLOT_STRIDE;
+    if (this.#info[at + INLINE_FLAG] === 1) {
+      this.#word = at + INLINE_WORD;
+      return this.#entries;
+    }
+    this.#word = this.#info[at]! >>> 2;
+    return this.#views[slot]!;
   }
 
   get length(): number {
@@ -856,27 +887,26 @@ class ColumnsView implements TrajectoryColumns {
   action(t: number): number {
     const slot = this.slot;
     const length = this.#info[slot * SLOT_STRIDE + 1]!;
-    const at =
-      (this.#info[slot * SLOT_STRIDE]! + 8 * length * (1 + this.#info[slot * SLOT_STRIDE + 2]!)) >>> 2;
-    return this.#views[slot]!.int32[at + t]!;
+    const views = this.#blockViews(slot);
+    return views.int32[this.#word + 2 * length * (1 + this.#info[slot * SLOT_STRIDE + 2]!) + t]!;
   }
 
   logProb(t: number): number {
-    const slot = this.slot;
-    return this.#views[slot]!.float64[(this.#info[slot * SLOT_STRIDE]! >>> 3) + t]!;
+    const views = this.#blockViews(this.slot);
+    return views.float64[(this.#word >>> 1) + t]!;
   }
 
   version(t: number): number {
     const slot = this.slot;
     const length = this.#info[slot * SLOT_STRIDE + 1]!;
-    const at =
-      (this.#info[slot * SLOT_STRIDE]! + 8 * length * (1 + this.#info[slot * SLOT_STRIDE + 2]!)) >>> 2;
-    return this.#views[slot]!.uint32[at + length + t]!;
+    const views = this.#blockViews(slot);
+    return views.uint32[this.#word + 2 * length * (1 + this.#info[slot * SLOT_STRIDE + 2]!) + length + t]!;
   }
 
   observation(t: number, k = 0): number {
     const slot = this.slot;
-    const at = (this.#info[slot * SLOT_STRIDE]! >>> 3) + this.#info[slot * SLOT_STRIDE + 1]!;
-    return this.#views[slot]!.float64[at + t * this.#info[slot * SLOT_STRIDE + 2]! + k]!;
+    const views = this.#blockViews(slot);
+    const at = (this.#word >>> 1) + this.#info[slot * SLOT_STRIDE + 1]!;
+    return views.float64[at + t * this.#info[slot * SLOT_STRIDE + 2]! + k]!;
   }
 }

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { expectStored } from '../test/arbitraries.js';
+import { ReplayPool } from './replay-pool.js';
+import { INLINE_BYTES } from './slot-blocks.js';
+import type { TrajectoryColumns } from './trajectory-columns.js';
+import type { TrajectoryInput } from './trajectory-input.js';
+
+/** A trajectory of `steps` steps with `d` values per observation (none for d = 0), all fields distinct. */
+function input(steps: number, d: number, tag: number): TrajectoryInput {
+  return {
+    actions: Array.from({ length: steps }, (_, t) => tag * 10 + t),
+    logProbs: Array.from({ length: steps }, (_, t) => -(tag + t / 8)),
+    versions: Array.from({ length: steps }, (_, t) => tag + t),
+    return: tag / 4,
+    ...(d === 0 ? {} : { observations: Array.from({ length: steps * d }, (_, i) => tag + i / 16) }),
+  };
+}
+
+/** The columns of a `columnsAt` view as plain arrays. */
+function read(steps: TrajectoryColumns) {
+  const d = steps.observationSize;
+  const at = (f: (t: number) => number) => Array.from({ length: steps.length }, (_, t) => f(t));
+  return {
+    actions: at((t) => steps.action(t)),
+    logProbs: at((t) => steps.logProb(t)),
+    versions: at((t) => steps.version(t)),
+    observations: Array.from({ length: steps.length * d }, (_, i) =>
+      steps.observation(Math.floor(i / d), i % d),
+    ),
+  };
+}
+
+const columnsOf = (t: TrajectoryInput) => ({
+  actions: Array.from(t.actions),
+  logProbs: Array.from(t.logProbs),
+  versions: Array.from(t.versions as ArrayLike<number>),
+  observations: t.observations === undefined ? [] : Array.from(t.observations),
+});
+
+describe('small blocks kept in the slot table', () => {
+  // Block bytes 8·T·(2 + d): (T, d) = (1, 3) and (2, 0) are the largest inline ones (40 and 32 bytes),
+  // (1, 4) and (2, 1) the smallest that go to the arena (48 bytes).
+  const shapes: [number, number][] = [
+    [1, 0],
+    [1, 1],
+    [1, 3],
+    [2, 0],
+    [1, 4],
+    [2, 1],
+    [3, 2],
+  ];
+
+  it('reads back every shape at the 40-byte boundary, side by side, through columns and records', () => {
+    expect(INLINE_BYTES).toBe(40);
+    const pool = new ReplayPool({ capacity: shapes.length });
+    const inputs = shapes.map(([steps, d], k) => input(steps, d, k + 1));
+    for (const t of inputs) pool.push(t);
+    inputs.forEach((t, position) => {
+      expect(read(pool.columnsAt(position))).toEqual(columnsOf(t));
+      expectStored(pool.at(position), t, position);
+    });
+  });
+
+  it('copies the words of a small block exactly, also those that read as a NaN double', () => {
+    // One step, no observation: log-prob, then action and version side by side; version 0xfff80001 above
+    // action 0x7ff80001 is the bit pattern of a NaN, which a copy through doubles may change.
+    const pool = new ReplayPool({ capacity: 2 });
+    const t = { actions: [0x7ff8_0001], logProbs: [-0.25], versions: [0xfff8_0001], return: 1 };
+    pool.push(t);
+    pool.push(t);
+    for (const position of [0, 1]) {
+      expect(read(pool.columnsAt(position))).toEqual(columnsOf(t));
+      expectStored(pool.at(position), t, position);
+    }
+  });
+
+  it('leaves the oldest trajectory of a full pool untouched when a push is refused half-way', () => {
+    // The bad version is found after the actions and log-probabilities were written: to the spare entry,
+    // never to the slot of the trajectory the push would evict.
+    for (const [steps, d] of shapes) {
+      const pool = new ReplayPool({ capacity: 1 });
+      const held = input(steps, d, 3);
+      pool.push(held);
+      const before = pool.toBytes();
+      const bad = { ...input(steps, d, 5), versions: Array.from({ length: steps }, () => -1) };
+      expect(() => pool.push(bad)).toThrow(RangeError);
+      expect(pool.toBytes()).toEqual(before);
+      expect(read(pool.columnsAt(0))).toEqual(columnsOf(held));
+    }
+  });
+
+  it('keeps the record of an evicted small trajectory intact after its slot is reused', () => {
+    const pool = new ReplayPool({ capacity: 2 });
+    const first = input(1, 1, 7);
+    pool.push(first);
+    const record = pool.at(0);
+    for (let k = 0; k < 5; k++) pool.push(input(1, 1, 20 + k));
+    expectStored(record, first, 0);
+  });
+
+  it('sums the step versions of an inline multi-version trajectory for staleness', () => {
+    const pool = new ReplayPool({ capacity: 3 });
+    pool.push({ actions: [0, 1], logProbs: [-1, -1], versions: [3, 7], return: 0 });
+    pool.push({ actions: [0], logProbs: [-1], versions: [9], return: 0 });
+    // Step ages at version 10: 7, 3 and 1; trajectory ages (from the oldest step): 7 and 1.
+    const s = pool.staleness(10);
+    expect(s.stepAge.mean).toBe(11 / 3);
+    expect(s.trajectoryAge.mean).toBe(4);
+    expect(s.multiVersionShare).toBe(0.5);
+    // The first slot's entry is reused; its version sum leaves the running sums exactly.
+    pool.push({ actions: [1], logProbs: [-1], versions: [10], return: 0 });
+    pool.push({ actions: [1], logProbs: [-1], versions: [10], return: 0 });
+    expect(pool.staleness(10).stepAge.mean).toBe(1 / 3);
+    expect(pool.staleness(10).multiVersionShare).toBe(0);
+  });
+});
