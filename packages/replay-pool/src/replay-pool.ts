@@ -841,25 +841,12 @@ class ColumnsView implements TrajectoryColumns {
   #entries!: SlabViews;
   #info!: Uint32Array;
   #returns!: Float64Array;
-  /** The 32-bit word where the block of the slot last passed to `#blockViews` starts in its views. */
-  #word = 0;
 
   bind(views: (SlabViews | undefined)[], entries: SlabViews, returns: Float64Array): void {
     this.#views = views;
     this.#entries = entries;
     this.#info = entries.uint32;
     this.#returns = returns;
-  }
-
-  /** The views holding the slot's block (its entry's when inline: no read of `#views`), its word in `#word`. */
-  #blockViews(slot: number): SlabViews {
-    const at = slot * SLOT_STRIDE;
-    if (this.#info[at + INLINE_FLAG] === 1) {
-      this.#word = at + INLINE_WORD;
-      return this.#entries;
-    }
-    this.#word = this.#info[at]! >>> 2;
-    return this.#views[slot]!;
   }
 
   get length(): number {
@@ -882,31 +869,47 @@ class ColumnsView implements TrajectoryColumns {
     return this.#info[this.slot * SLOT_STRIDE + 4]!;
   }
 
-  // The block of a trajectory of L steps and d values per observation, from byte `offset`: L log-probs
-  // and L·d observation values (float64), then L actions and L versions (32-bit).
+  // The block of a trajectory of L steps and d values per observation: L log-probs and L·d observation
+  // values (float64), then L actions and L versions (32-bit); in the slot's entry from word INLINE_WORD when
+  // it is inline (no read of `#views`: the entry's line is the one the other fields came from), else in its
+  // slab from byte `offset`.
   action(t: number): number {
     const slot = this.slot;
-    const length = this.#info[slot * SLOT_STRIDE + 1]!;
-    const views = this.#blockViews(slot);
-    return views.int32[this.#word + 2 * length * (1 + this.#info[slot * SLOT_STRIDE + 2]!) + t]!;
+    const info = this.#info;
+    const at = slot * SLOT_STRIDE;
+    const skip = 2 * info[at + 1]! * (1 + info[at + 2]!) + t;
+    return info[at + INLINE_FLAG] === 1
+      ? this.#entries.int32[at + INLINE_WORD + skip]!
+      : this.#views[slot]!.int32[(info[at]! >>> 2) + skip]!;
   }
 
   logProb(t: number): number {
-    const views = this.#blockViews(this.slot);
-    return views.float64[(this.#word >>> 1) + t]!;
+    const slot = this.slot;
+    const info = this.#info;
+    const at = slot * SLOT_STRIDE;
+    return info[at + INLINE_FLAG] === 1
+      ? this.#entries.float64[((at + INLINE_WORD) >>> 1) + t]!
+      : this.#views[slot]!.float64[(info[at]! >>> 3) + t]!;
   }
 
   version(t: number): number {
     const slot = this.slot;
-    const length = this.#info[slot * SLOT_STRIDE + 1]!;
-    const views = this.#blockViews(slot);
-    return views.uint32[this.#word + 2 * length * (1 + this.#info[slot * SLOT_STRIDE + 2]!) + length + t]!;
+    const info = this.#info;
+    const at = slot * SLOT_STRIDE;
+    const length = info[at + 1]!;
+    const skip = 2 * length * (1 + info[at + 2]!) + length + t;
+    return info[at + INLINE_FLAG] === 1
+      ? info[at + INLINE_WORD + skip]!
+      : this.#views[slot]!.uint32[(info[at]! >>> 2) + skip]!;
   }
 
   observation(t: number, k = 0): number {
     const slot = this.slot;
-    const views = this.#blockViews(slot);
-    const at = (this.#word >>> 1) + this.#info[slot * SLOT_STRIDE + 1]!;
-    return views.float64[at + t * this.#info[slot * SLOT_STRIDE + 2]! + k]!;
+    const info = this.#info;
+    const at = slot * SLOT_STRIDE;
+    const skip = info[at + 1]! + t * info[at + 2]! + k;
+    return info[at + INLINE_FLAG] === 1
+      ? this.#entries.float64[((at + INLINE_WORD) >>> 1) + skip]!
+      : this.#views[slot]!.float64[(info[at]! >>> 3) + skip]!;
   }
 }

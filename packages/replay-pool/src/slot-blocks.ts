@@ -91,7 +91,8 @@ export function placeBlock(
   const at = slot * SLOT_STRIDE;
   if (blocks.inline) {
     const source = spare.uint32;
-    for (let w = INLINE_WORD; w < SLOT_STRIDE; w++) info[at + w] = source[w]!;
+    const end = INLINE_WORD + 2 * stored.length * (2 + stored.observationSize);
+    for (let w = INLINE_WORD; w < end; w++) info[at + w] = source[w]!;
     info[at] = 0;
     info[at + INLINE_FLAG] = 1;
     views[slot] = undefined;
