@@ -83,8 +83,8 @@ export class SlabViews {
    */
   constructor(buffer: ArrayBuffer, byteOffset = 0, byteLength = buffer.byteLength - byteOffset) {
     this.buffer = buffer;
-    this.float64 = new Float64Array(buffer, byteOffset, byteLength >>> 3);
-    this.int32 = new Int32Array(buffer, byteOffset, byteLength >>> 2);
-    this.uint32 = new Uint32Array(buffer, byteOffset, byteLength >>> 2);
+    this.float64 = new Float64Array(buffer, byteOffset, byteLength / 8);
+    this.int32 = new Int32Array(buffer, byteOffset, byteLength / 4);
+    this.uint32 = new Uint32Array(buffer, byteOffset, byteLength / 4);
   }
 }

@@ -59,8 +59,8 @@ export class ReplayPool implements Iterable<Trajectory> {
   /**
    * The slot table: per slot, {@link SLOT_STRIDE} 32-bit words side by side (see `slot-blocks.ts`): byte
    * offset of its block, length, observation size, min and max version, the inline flag, and a block of at
-   * most 40 bytes itself, so that reading a trajectory drawn anywhere in a large pool costs one cache miss
-   * for its numbers and (a one-step trajectory's) columns together.
+   * most 24 bytes itself, so that reading a one-step trajectory drawn anywhere in a large pool costs one
+   * place in memory for its numbers and its columns together.
    */
   #entries!: SlabViews;
   /** `#entries.uint32`. */
@@ -317,9 +317,9 @@ export class ReplayPool implements Iterable<Trajectory> {
     const length = info[at + 1]!;
     const min = info[at + 3]!;
     if (min === info[at + 4]!) return length * min;
-    const inline = info[at + INLINE_FLAG] === 1;
-    const versions = inline ? info : this.#views[slot]!.uint32;
-    const first = (inline ? at + INLINE_WORD : info[at]! >>> 2) + 2 * length * (1 + info[at + 2]!) + length;
+    // Versions that differ need two steps at least, a block of 32 bytes or more: never inline.
+    const versions = this.#views[slot]!.uint32;
+    const first = (info[at]! >>> 2) + 2 * length * (1 + info[at + 2]!) + length;
     let sum = 0;
     for (let i = 0; i < length; i++) sum += versions[first + i]!;
     return sum;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { expectStored } from '../test/arbitraries.js';
+import { MAX_CAPACITY } from './pool-state.js';
 import { ReplayPool } from './replay-pool.js';
-import { INLINE_BYTES } from './slot-blocks.js';
+import { INLINE_BYTES, SLOT_STRIDE } from './slot-blocks.js';
 import type { TrajectoryColumns } from './trajectory-columns.js';
 import type { TrajectoryInput } from './trajectory-input.js';
 
@@ -38,20 +39,19 @@ const columnsOf = (t: TrajectoryInput) => ({
 });
 
 describe('small blocks kept in the slot table', () => {
-  // Block bytes 8·T·(2 + d): (T, d) = (1, 3) and (2, 0) are the largest inline ones (40 and 32 bytes),
-  // (1, 4) and (2, 1) the smallest that go to the arena (48 bytes).
+  // Block bytes 8·T·(2 + d): (T, d) = (1, 1) is the largest inline one (24 bytes), (1, 2) and (2, 0) the
+  // smallest that go to the arena (32 bytes).
   const shapes: [number, number][] = [
     [1, 0],
     [1, 1],
-    [1, 3],
+    [1, 2],
     [2, 0],
-    [1, 4],
     [2, 1],
     [3, 2],
   ];
 
-  it('reads back every shape at the 40-byte boundary, side by side, through columns and records', () => {
-    expect(INLINE_BYTES).toBe(40);
+  it('reads back every shape at the 24-byte boundary, side by side, through columns and records', () => {
+    expect(INLINE_BYTES).toBe(24);
     const pool = new ReplayPool({ capacity: shapes.length });
     const inputs = shapes.map(([steps, d], k) => input(steps, d, k + 1));
     for (const t of inputs) pool.push(t);
@@ -98,19 +98,20 @@ describe('small blocks kept in the slot table', () => {
     expectStored(record, first, 0);
   });
 
-  it('sums the step versions of an inline multi-version trajectory for staleness', () => {
-    const pool = new ReplayPool({ capacity: 3 });
+  it('keeps the slot table of the largest capacity within what one typed array can view', () => {
+    // V8 (Node 20) refuses a typed array of 2^32 bytes or more: the entries of 2^26 slots must stay below.
+    expect(4 * SLOT_STRIDE * MAX_CAPACITY).toBeLessThan(2 ** 32);
+  });
+
+  it('never keeps a multi-version trajectory inline (its version sum reads the arena)', () => {
+    // Two steps without observations take 8 · 2 · 2 = 32 bytes, more than an entry holds.
+    expect(INLINE_BYTES).toBeLessThan(32);
+    const pool = new ReplayPool({ capacity: 2 });
     pool.push({ actions: [0, 1], logProbs: [-1, -1], versions: [3, 7], return: 0 });
     pool.push({ actions: [0], logProbs: [-1], versions: [9], return: 0 });
-    // Step ages at version 10: 7, 3 and 1; trajectory ages (from the oldest step): 7 and 1.
-    const s = pool.staleness(10);
-    expect(s.stepAge.mean).toBe(11 / 3);
-    expect(s.trajectoryAge.mean).toBe(4);
-    expect(s.multiVersionShare).toBe(0.5);
-    // The first slot's entry is reused; its version sum leaves the running sums exactly.
+    // Step ages at version 10: 7, 3 and 1.
+    expect(pool.staleness(10).stepAge.mean).toBe(11 / 3);
     pool.push({ actions: [1], logProbs: [-1], versions: [10], return: 0 });
-    pool.push({ actions: [1], logProbs: [-1], versions: [10], return: 0 });
-    expect(pool.staleness(10).stepAge.mean).toBe(1 / 3);
-    expect(pool.staleness(10).multiVersionShare).toBe(0);
+    expect(pool.staleness(10).stepAge.mean).toBe(0.5);
   });
 });

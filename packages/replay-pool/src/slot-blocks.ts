@@ -2,11 +2,12 @@ import type { BlockTarget, ColumnArena, SlabViews } from './column-arena.js';
 import type { StoredBlock } from './create-trajectory.js';
 
 /**
- * 32-bit words per entry of the pool's slot table: 64 bytes, one cache line's worth. Words 0–4 hold the
- * block's byte offset (for a block in the arena), the length T, the observation size d and the min and
- * max version; word 5 is {@link INLINE_FLAG}; words 6–15 hold the block itself when it is small enough.
+ * 32-bit words per entry of the pool's slot table: 48 bytes. Words 0–4 hold the block's byte offset (for
+ * a block in the arena), the length T, the observation size d and the min and max version; word 5 is
+ * {@link INLINE_FLAG}; words 6–11 hold the block itself when it is small enough. (At the largest capacity,
+ * 2^26, the entries take 3 GiB, under the 4 GiB a typed array can view; 64-byte entries would not fit.)
  */
-export const SLOT_STRIDE = 16;
+export const SLOT_STRIDE = 12;
 
 /** Word of an entry that is 1 when the block is inline (in the entry), 0 when it is in the arena. */
 export const INLINE_FLAG = 5;
@@ -15,8 +16,8 @@ export const INLINE_FLAG = 5;
 export const INLINE_WORD = 6;
 
 /**
- * Largest block kept inline: 40 bytes, a block of 8·T·(2 + d) bytes with T·(2 + d) ≤ 5 (one step with
- * an observation of up to 3 values, or two steps without observations).
+ * Largest block kept inline: 24 bytes, a block of 8·T·(2 + d) bytes with T·(2 + d) ≤ 3: one step with an
+ * observation of at most one value (a bandit's or a single-turn task's trajectory).
  */
 export const INLINE_BYTES = 4 * (SLOT_STRIDE - INLINE_WORD);
 
@@ -27,9 +28,10 @@ export const SPARE_BYTES = 4 * SLOT_STRIDE;
  * Where a pushed trajectory's block goes: a block of at most {@link INLINE_BYTES} into the spare entry
  * (then copied into its slot's entry by {@link placeBlock}, once the whole input has passed validation, so
  * that a refused push never touches a held trajectory), a larger one into the arena. A trajectory read in
- * a learner's loop then costs one cache line (its entry) instead of three at unrelated addresses (the entry,
- * the slot's slab views and the block in the slab): in a pool of 10^5 one-step trajectories those misses were
- * most of what an FTW update's cost grew by. Internal.
+ * a learner's loop then costs its entry (one cache line, or two adjacent ones) instead of three lines at
+ * unrelated addresses, the block's after the entry's (the entry, the slot's slab views and the block in the
+ * slab): in a pool of 10^5 one-step trajectories those misses were most of what an FTW update's cost grew
+ * by. Internal.
  */
 export class SlotBlocks implements BlockTarget {
   readonly #arena: ColumnArena;
