@@ -17,7 +17,7 @@ export const INLINE_WORD = 6;
 
 /**
  * Largest block kept inline: 24 bytes, a block of 8·T·(2 + d) bytes with T·(2 + d) ≤ 3: one step with an
- * observation of at most one value (a bandit's or a single-turn task's trajectory).
+ * observation of at most one value (a bandit's trajectory, for one).
  */
 export const INLINE_BYTES = 4 * (SLOT_STRIDE - INLINE_WORD);
 
