@@ -12,7 +12,7 @@ import { readSnapshotFile } from './read-snapshot-file.js';
 import type { ReplayPoolOptions } from './replay-pool-options.js';
 import type { SelectableIndex } from './selectable-index.js';
 import type { SelectableTrajectories } from './selectable-trajectories.js';
-import { INLINE_FLAG, INLINE_WORD, placeBlock, SLOT_STRIDE, SlotBlocks, SPARE_BYTES } from './slot-blocks.js';
+import { INLINE_FLAG, INLINE_WORD, SLOT_STRIDE, SlotBlocks, SPARE_BYTES } from './slot-blocks.js';
 import { type AgeSummary, measureStaleness, type Staleness } from './staleness.js';
 import type { Trajectory } from './trajectory.js';
 import type { TrajectoryColumns } from './trajectory-columns.js';
@@ -65,9 +65,7 @@ export class ReplayPool implements Iterable<Trajectory> {
   #entries!: SlabViews;
   /** `#entries.uint32`. */
   #slotInfo!: Uint32Array;
-  /** The spare entry a small block is written to while its input is validated. */
-  #spare!: SlabViews;
-  /** Where `push` stores a block: the spare entry, or the arena. */
+  /** Where `push` stores a block: a spare entry (validated there, then placed in its slot), or the arena. */
   #blocks!: SlotBlocks;
   #metadata: (JsonValue | undefined)[] | undefined;
   // The record of each slot once `at` has built it (a trajectory never asked for has none).
@@ -199,7 +197,7 @@ export class ReplayPool implements Iterable<Trajectory> {
     let tail = this.#head + this.#size;
     if (tail >= capacity) tail -= capacity;
     if (this.#size === capacity) this.#leave(tail);
-    placeBlock(this.#entries, this.#views, tail, stored, this.#blocks, this.#spare);
+    this.#blocks.place(this.#entries, this.#views, tail, stored);
     this.#records[tail] = undefined;
     if (stored.metadata !== undefined || this.#metadata !== undefined) {
       (this.#metadata ??= new Array<JsonValue | undefined>(capacity).fill(undefined))[tail] = stored.metadata;
@@ -748,14 +746,13 @@ export class ReplayPool implements Iterable<Trajectory> {
     // each): the spare entry first, then the returns mirror (2N doubles), then the slot entries.
     const entriesAt = SPARE_BYTES + 16 * capacity;
     const slots = new ArrayBuffer(entriesAt + 4 * SLOT_STRIDE * capacity);
-    const spare = new SlabViews(slots, 0, SPARE_BYTES);
     const returns = new Float64Array(slots, SPARE_BYTES, 2 * capacity);
     const entries = new SlabViews(slots, entriesAt);
-    const blocks = new SlotBlocks(arena, spare);
+    const blocks = new SlotBlocks(arena, new SlabViews(slots, 0, SPARE_BYTES));
     let metadata: (JsonValue | undefined)[] | undefined;
     trajectories.forEach((t, position) => {
       const stored = storeTrajectory(t, blocks);
-      placeBlock(entries, views, position, stored, blocks, spare);
+      blocks.place(entries, views, position, stored);
       if (stored.metadata !== undefined) {
         (metadata ??= new Array<JsonValue | undefined>(capacity).fill(undefined))[position] = stored.metadata;
       }
@@ -767,7 +764,6 @@ export class ReplayPool implements Iterable<Trajectory> {
     this.#views = views;
     this.#entries = entries;
     this.#slotInfo = entries.uint32;
-    this.#spare = spare;
     this.#blocks = blocks;
     this.#metadata = metadata;
     this.#records = new Array<Trajectory | undefined>(capacity).fill(undefined);

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { expectStored } from '../test/arbitraries.js';
+import { expectedColumns, expectStored, readColumns } from '../test/arbitraries.js';
 import { MAX_CAPACITY } from './pool-state.js';
 import { ReplayPool } from './replay-pool.js';
 import { INLINE_BYTES, SLOT_STRIDE } from './slot-blocks.js';
-import type { TrajectoryColumns } from './trajectory-columns.js';
 import type { TrajectoryInput } from './trajectory-input.js';
 
 /** A trajectory of `steps` steps with `d` values per observation (none for d = 0), all fields distinct. */
@@ -16,27 +15,6 @@ function input(steps: number, d: number, tag: number): TrajectoryInput {
     ...(d === 0 ? {} : { observations: Array.from({ length: steps * d }, (_, i) => tag + i / 16) }),
   };
 }
-
-/** The columns of a `columnsAt` view as plain arrays. */
-function read(steps: TrajectoryColumns) {
-  const d = steps.observationSize;
-  const at = (f: (t: number) => number) => Array.from({ length: steps.length }, (_, t) => f(t));
-  return {
-    actions: at((t) => steps.action(t)),
-    logProbs: at((t) => steps.logProb(t)),
-    versions: at((t) => steps.version(t)),
-    observations: Array.from({ length: steps.length * d }, (_, i) =>
-      steps.observation(Math.floor(i / d), i % d),
-    ),
-  };
-}
-
-const columnsOf = (t: TrajectoryInput) => ({
-  actions: Array.from(t.actions),
-  logProbs: Array.from(t.logProbs),
-  versions: Array.from(t.versions as ArrayLike<number>),
-  observations: t.observations === undefined ? [] : Array.from(t.observations),
-});
 
 describe('small blocks kept in the slot table', () => {
   // Block bytes 8·T·(2 + d): (T, d) = (1, 1) is the largest inline one (24 bytes), (1, 2) and (2, 0) the
@@ -56,7 +34,7 @@ describe('small blocks kept in the slot table', () => {
     const inputs = shapes.map(([steps, d], k) => input(steps, d, k + 1));
     for (const t of inputs) pool.push(t);
     inputs.forEach((t, position) => {
-      expect(read(pool.columnsAt(position))).toEqual(columnsOf(t));
+      expect(readColumns(pool.columnsAt(position))).toEqual(expectedColumns(t));
       expectStored(pool.at(position), t, position);
     });
   });
@@ -69,7 +47,7 @@ describe('small blocks kept in the slot table', () => {
     pool.push(t);
     pool.push(t);
     for (const position of [0, 1]) {
-      expect(read(pool.columnsAt(position))).toEqual(columnsOf(t));
+      expect(readColumns(pool.columnsAt(position))).toEqual(expectedColumns(t));
       expectStored(pool.at(position), t, position);
     }
   });
@@ -85,7 +63,7 @@ describe('small blocks kept in the slot table', () => {
       const bad = { ...input(steps, d, 5), versions: Array.from({ length: steps }, () => -1) };
       expect(() => pool.push(bad)).toThrow(RangeError);
       expect(pool.toBytes()).toEqual(before);
-      expect(read(pool.columnsAt(0))).toEqual(columnsOf(held));
+      expect(readColumns(pool.columnsAt(0))).toEqual(expectedColumns(held));
     }
   });
 

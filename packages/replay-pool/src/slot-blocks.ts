@@ -26,7 +26,7 @@ export const SPARE_BYTES = 4 * SLOT_STRIDE;
 
 /**
  * Where a pushed trajectory's block goes: a block of at most {@link INLINE_BYTES} into the spare entry
- * (then copied into its slot's entry by {@link placeBlock}, once the whole input has passed validation, so
+ * (then copied into its slot's entry by {@link SlotBlocks.place}, once the whole input has passed validation, so
  * that a refused push never touches a held trajectory), a larger one into the arena. A trajectory read in
  * a learner's loop then costs its entry (one cache line, or two adjacent ones) instead of three lines at
  * unrelated addresses, the block's after the entry's (the entry, the slot's slab views and the block in the
@@ -67,44 +67,36 @@ export class SlotBlocks implements BlockTarget {
   commit(): void {
     if (!this.inline) this.#arena.commit();
   }
-}
 
-/**
- * Writes a stored block's place and numbers into the entry of `slot`: an inline block is copied word by
- * word from the spare entry (as 32-bit integers: copying doubles could change a NaN's bits, and the words
- * of actions and versions may read as one), a block in the arena is recorded by its views and offset.
- *
- * @param entries - views of the slot table (entry s from word s · {@link SLOT_STRIDE})
- * @param views - the slab views of each slot (undefined for an inline block)
- * @param slot - the ring slot
- * @param stored - what `storeTrajectory` returned
- * @param blocks - the target it wrote to (says whether the block is in the spare entry)
- * @param spare - views of the spare entry
- */
-export function placeBlock(
-  entries: SlabViews,
-  views: (SlabViews | undefined)[],
-  slot: number,
-  stored: StoredBlock,
-  blocks: SlotBlocks,
-  spare: SlabViews,
-): void {
-  const info = entries.uint32;
-  const at = slot * SLOT_STRIDE;
-  if (blocks.inline) {
-    const source = spare.uint32;
-    const end = INLINE_WORD + 2 * stored.length * (2 + stored.observationSize);
-    for (let w = INLINE_WORD; w < end; w++) info[at + w] = source[w]!;
-    info[at] = 0;
-    info[at + INLINE_FLAG] = 1;
-    views[slot] = undefined;
-  } else {
-    info[at] = stored.offset;
-    info[at + INLINE_FLAG] = 0;
-    views[slot] = stored.views;
+  /**
+   * Writes the place and numbers of the block the last `storeTrajectory` into this target stored into the
+   * entry of `slot`: an inline block is copied word by word from the spare entry (as 32-bit integers:
+   * copying doubles could change a NaN's bits, and the words of actions and versions may read as one), a
+   * block in the arena is recorded by its views and offset.
+   *
+   * @param entries - views of the slot table (entry s from word s · {@link SLOT_STRIDE})
+   * @param views - the slab views of each slot (undefined for an inline block)
+   * @param slot - the ring slot
+   * @param stored - what `storeTrajectory` returned
+   */
+  place(entries: SlabViews, views: (SlabViews | undefined)[], slot: number, stored: StoredBlock): void {
+    const info = entries.uint32;
+    const at = slot * SLOT_STRIDE;
+    if (this.inline) {
+      const source = this.#spare.uint32;
+      const end = INLINE_WORD + 2 * stored.length * (2 + stored.observationSize);
+      for (let w = INLINE_WORD; w < end; w++) info[at + w] = source[w]!;
+      info[at] = 0;
+      info[at + INLINE_FLAG] = 1;
+      views[slot] = undefined;
+    } else {
+      info[at] = stored.offset;
+      info[at + INLINE_FLAG] = 0;
+      views[slot] = stored.views;
+    }
+    info[at + 1] = stored.length;
+    info[at + 2] = stored.observationSize;
+    info[at + 3] = stored.minVersion;
+    info[at + 4] = stored.maxVersion;
   }
-  info[at + 1] = stored.length;
-  info[at + 2] = stored.observationSize;
-  info[at + 3] = stored.minVersion;
-  info[at + 4] = stored.maxVersion;
 }

@@ -1,45 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { trajectoryInput, versionsOf } from '../test/arbitraries.js';
+import { expectedColumns, readColumns, trajectoryInput } from '../test/arbitraries.js';
 import { ReplayPool } from './replay-pool.js';
-import type { TrajectoryColumns } from './trajectory-columns.js';
 import type { TrajectoryInput } from './trajectory-input.js';
-
-/** Everything a columns view reads, as plain arrays (from the view's methods, step by step). */
-function read(steps: TrajectoryColumns) {
-  const d = steps.observationSize;
-  return {
-    length: steps.length,
-    observationSize: d,
-    return: steps.return,
-    minVersion: steps.minVersion,
-    maxVersion: steps.maxVersion,
-    actions: Array.from({ length: steps.length }, (_, t) => steps.action(t)),
-    logProbs: Array.from({ length: steps.length }, (_, t) => steps.logProb(t)),
-    versions: Array.from({ length: steps.length }, (_, t) => steps.version(t)),
-    observations: Array.from({ length: steps.length * d }, (_, i) =>
-      steps.observation(Math.floor(i / d), i % d),
-    ),
-  };
-}
-
-/** The same, straight from the input pushed (the definition of what the pool holds). */
-function expected(input: TrajectoryInput) {
-  const versions = versionsOf(input);
-  const length = input.actions.length;
-  const observations = input.observations === undefined ? [] : Array.from(input.observations);
-  return {
-    length,
-    observationSize: observations.length / length,
-    return: input.return,
-    minVersion: Math.min(...versions),
-    maxVersion: Math.max(...versions),
-    actions: Array.from(input.actions),
-    logProbs: Array.from(input.logProbs),
-    versions,
-    observations,
-  };
-}
 
 describe('ReplayPool.columnsAt', () => {
   test.prop([fc.array(trajectoryInput(), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 12 })])(
@@ -50,7 +13,7 @@ describe('ReplayPool.columnsAt', () => {
       const held = inputs.slice(-capacity);
       for (const p of [pool, ReplayPool.fromBytes(pool.toBytes())]) {
         for (let position = 0; position < p.size; position++) {
-          expect(read(p.columnsAt(position))).toEqual(expected(held[position]!));
+          expect(readColumns(p.columnsAt(position))).toEqual(expectedColumns(held[position]!));
         }
       }
     },
@@ -72,7 +35,7 @@ describe('ReplayPool.columnsAt', () => {
     ];
     for (const input of inputs) pool.push(input);
     inputs.forEach((input, position) => {
-      expect(read(pool.columnsAt(position))).toEqual(expected(input));
+      expect(readColumns(pool.columnsAt(position))).toEqual(expectedColumns(input));
     });
   });
 

@@ -1,7 +1,7 @@
 // Shared fast-check arbitraries and reference helpers for the tests of @ftw/replay-pool.
 import { fc } from '@fast-check/vitest';
 import { expect } from 'vitest';
-import type { JsonValue, Trajectory, TrajectoryInput } from '../src/index.js';
+import type { JsonValue, Trajectory, TrajectoryColumns, TrajectoryInput } from '../src/index.js';
 
 /** Finite doubles including -0, subnormals and extremes; never NaN or ±Infinity. */
 export const finiteDouble = (): fc.Arbitrary<number> => fc.double({ noNaN: true, noDefaultInfinity: true });
@@ -111,5 +111,41 @@ export function referenceStaleness(trajectories: readonly TrajectoryInput[], cur
     trajectoryAge: summary(trajectoryAges),
     stepAge: summary(stepAges),
     multiVersionShare: multi / trajectories.length,
+  };
+}
+
+/** Everything a columns view reads, as plain arrays (from the view's methods, step by step). */
+export function readColumns(steps: TrajectoryColumns) {
+  const d = steps.observationSize;
+  return {
+    length: steps.length,
+    observationSize: d,
+    return: steps.return,
+    minVersion: steps.minVersion,
+    maxVersion: steps.maxVersion,
+    actions: Array.from({ length: steps.length }, (_, t) => steps.action(t)),
+    logProbs: Array.from({ length: steps.length }, (_, t) => steps.logProb(t)),
+    versions: Array.from({ length: steps.length }, (_, t) => steps.version(t)),
+    observations: Array.from({ length: steps.length * d }, (_, i) =>
+      steps.observation(Math.floor(i / d), i % d),
+    ),
+  };
+}
+
+/** The same, straight from the input pushed (the definition of what the pool holds). */
+export function expectedColumns(input: TrajectoryInput) {
+  const versions = versionsOf(input);
+  const length = input.actions.length;
+  const observations = input.observations === undefined ? [] : Array.from(input.observations);
+  return {
+    length,
+    observationSize: observations.length / length,
+    return: input.return,
+    minVersion: Math.min(...versions),
+    maxVersion: Math.max(...versions),
+    actions: Array.from(input.actions),
+    logProbs: Array.from(input.logProbs),
+    versions,
+    observations,
   };
 }
