@@ -19,7 +19,7 @@
 // by instructions: on this machine the seed's time follows them, not the simulated misses (runner README).
 //
 // Needs valgrind (Debian's `valgrind` package). Builds src/training.ts from the current sources first
-// (scripts/build-from-source.mjs); removes the build, the scripts it writes and V8's map file.
+// (scripts/build-from-source.mjs); removes the build, the scripts it writes, V8's map file and its log.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -168,7 +168,9 @@ console.log(sum);
         seedScript,
         String(n),
       ],
-      { encoding: 'utf8', maxBuffer: 1 << 26 },
+      // In the scratch folder, which is removed: with --perf-basic-prof, V8 also writes an
+      // isolate-*-v8.log into the working directory.
+      { encoding: 'utf8', maxBuffer: 1 << 26, cwd: scratch },
     );
     if (run.status !== 0) throw new Error(`callgrind failed:\n${run.stderr.slice(-2000)}`);
     const pid = /==(\d+)==/.exec(run.stderr)?.[1];
