@@ -107,7 +107,7 @@ describe('trainRedisSeed', () => {
       // Actors load the newest policy before every step here (hot-load per step). How many of their
       // episodes span the learner's updates depends on timing: 3–10 of the 40 iterations in nine runs
       // since actors learn of versions from the pool's announcements (18–24 when each step asked the
-      // server, which made steps slow). Too few to hold as a test here; redis-actor.test.ts checks that an
+      // server, which made steps slow). Too few to hold as a test here; redis-actor.e2e.test.ts checks that an
       // actor takes up versions published mid-episode.
       expect(result.metrics.every((m) => m.multiVersionShare >= 0 && m.multiVersionShare <= 1)).toBe(true);
       // The final policy as the run writes it (positions by the learner's names) scores the same in a
