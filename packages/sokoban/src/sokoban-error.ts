@@ -10,6 +10,8 @@
  *   attempts.
  * - `RESET_REQUIRED`: `step` before the first `reset`, or after the episode ended.
  * - `INVALID_ACTION`: a text action could not be parsed (and the caller asked for errors, not penalties).
+ * - `INVALID_SOLUTION`: a `Solution:` line of a level file makes an impossible move or leaves a box off
+ *   target.
  * - `NOT_RESEEDABLE`: `reset({ seed })` on an environment that draws from an injected `random` function.
  */
 export type SokobanErrorCode =
@@ -19,7 +21,8 @@ export type SokobanErrorCode =
   | 'GENERATION_FAILED'
   | 'RESET_REQUIRED'
   | 'INVALID_ACTION'
-  | 'NOT_RESEEDABLE';
+  | 'NOT_RESEEDABLE'
+  | 'INVALID_SOLUTION';
 
 /**
  * A domain error of `@ftw/sokoban`: a level, a text or the environment's state does not allow the call.
