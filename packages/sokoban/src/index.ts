@@ -23,6 +23,7 @@ export type {
 export { SokobanEnv } from './sokoban-env.js';
 export type { SokobanErrorCode } from './sokoban-error.js';
 export { SokobanError } from './sokoban-error.js';
+export type { SokobanWarning } from './sokoban-warning.js';
 export type { SolveLimits, SolveResult } from './solve.js';
 export { solve } from './solve.js';
 export type { TileCode } from './tile.js';

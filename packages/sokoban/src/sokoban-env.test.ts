@@ -5,8 +5,10 @@ import { smallLevelArb } from '../test/random-levels.js';
 import { Action } from './action.js';
 import { formatLevel } from './format-level.js';
 import { parseLevel } from './parse-level.js';
-import { SokobanEnv } from './sokoban-env.js';
+import { SokobanEnv, type SokobanStepResult } from './sokoban-env.js';
 import { SokobanError } from './sokoban-error.js';
+import type { SokobanWarning } from './sokoban-warning.js';
+import { solve } from './solve.js';
 import { Tile } from './tile.js';
 
 const ONE_PUSH = parseLevel('######\n#@ $.#\n######');
@@ -120,6 +122,7 @@ describe('SokobanEnv', () => {
       validAction: true,
       actions: 0,
       optimalMoves: 2,
+      maxSteps: 100,
     });
     expect(start.observation.grid).toEqual(ONE_PUSH.grid);
     expect(start.observation.grid).not.toBe(ONE_PUSH.grid);
@@ -164,6 +167,106 @@ describe('SokobanEnv', () => {
     expect(env.step(Action.Left)).toMatchObject({ truncated: true, terminated: false, info: { steps: 3 } });
     expect(() => env.step(Action.Left)).toThrow(SokobanError);
   });
+
+  it('lets a level longer than 100 moves be solved under the default step limit, 3 × its optimum', () => {
+    const corridor = parseLevel(`${'#'.repeat(115)}\n#@$${' '.repeat(110)}.#\n${'#'.repeat(115)}`);
+    const optimum = solve(corridor);
+    expect(optimum).toMatchObject({ status: 'solved', moves: 111 });
+    const env = new SokobanEnv({ level: corridor });
+    expect(env.reset().info).toMatchObject({ optimalMoves: 111, maxSteps: 333 });
+    let last: SokobanStepResult | undefined;
+    for (const a of optimum.status === 'solved' ? optimum.actions : []) last = env.step(a);
+    expect(last).toMatchObject({ terminated: true, truncated: false, reward: 1, info: { steps: 111 } });
+    // 332 bumps into the wall still leave the episode open; the 333rd step truncates it.
+    env.reset();
+    for (let t = 1; t < 333; t++) expect(env.step(Action.Left).truncated).toBe(false);
+    expect(env.step(Action.Left)).toMatchObject({ truncated: true, info: { steps: 333, maxSteps: 333 } });
+    // Short levels keep the floor of 100 steps; uncertified ones scale with area cells × boxes.
+    expect(new SokobanEnv({ level: ONE_PUSH }).reset().info.maxSteps).toBe(100);
+    const open = parseLevel('#######\n#@ $ .#\n# $  .#\n#     #\n#     #\n#######');
+    expect(new SokobanEnv({ level: open, certify: false, maxSteps: 'auto' }).reset().info).toMatchObject({
+      optimalMoves: -1,
+      maxSteps: 4 * 20 * 2,
+    });
+  });
+
+  it('warns once per level, through onWarning, when an explicit maxSteps is below the optimum', () => {
+    const corridor = parseLevel(`${'#'.repeat(115)}\n#@$${' '.repeat(110)}.#\n${'#'.repeat(115)}`);
+    const warnings: SokobanWarning[] = [];
+    const env = new SokobanEnv({ level: corridor, maxSteps: 110, onWarning: (w) => warnings.push(w) });
+    expect(env.reset().info.maxSteps).toBe(110);
+    env.reset();
+    expect(warnings).toEqual([
+      {
+        code: 'MAX_STEPS_BELOW_OPTIMUM',
+        message: expect.stringMatching(
+          /maxSteps 110 is below the level's optimal solution length of 111 moves/,
+        ),
+        maxSteps: 110,
+        optimalMoves: 111,
+      },
+    ]);
+    env.reset({ options: { level: ONE_PUSH } });
+    expect(warnings).toHaveLength(1);
+    const fits = new SokobanEnv({ level: corridor, maxSteps: 111, onWarning: (w) => warnings.push(w) });
+    fits.reset();
+    expect(warnings).toHaveLength(1);
+    const generated = new SokobanEnv({ maxSteps: 1, seed: 3, onWarning: (w) => warnings.push(w) });
+    const { info } = generated.reset();
+    expect(warnings[1]).toMatchObject({ maxSteps: 1, optimalMoves: info.optimalMoves });
+    expect(() => new SokobanEnv({ onWarning: 'log' as never })).toThrow(
+      /options.onWarning must be a function, got "log"/,
+    );
+    expect(() => new SokobanEnv({ maxSteps: 'long' as never })).toThrow(
+      /options.maxSteps must be an integer >= 1 or 'auto', got "long"/,
+    );
+  });
+
+  test.prop(
+    [
+      smallLevelArb(3).filter(unsolvedText),
+      fc.array(fc.array(fc.nat(3), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 6 }),
+      fc.constantFrom('binary' as const, 'shaped' as const),
+      fc.integer({ min: 1, max: 20 }),
+    ],
+    { numRuns: 200 },
+  )(
+    'stepText carries out every action of a multi-action answer in order, stops when the episode ends, and counts them',
+    (text, answers, reward, maxSteps) => {
+      const env = new SokobanEnv({ level: parseLevel(text), reward, maxSteps, certify: false });
+      const model = new ModelBoard(text);
+      env.reset();
+      let steps = 0;
+      for (const answer of answers) {
+        let carried = 0;
+        let total = 0;
+        let solved = false;
+        for (const a of answer) {
+          const before = model.count('*');
+          model.step(a);
+          steps++;
+          carried++;
+          solved = model.solved();
+          const after = model.count('*');
+          total +=
+            reward === 'binary'
+              ? solved
+                ? 1
+                : 0
+              : -0.1 + (after > before ? 1 : after < before ? -1 : 0) + (solved ? 10 : 0);
+          if (solved || steps === maxSteps) break;
+        }
+        const names = answer.map((a) => ['Up', 'Down', 'Left', 'Right'][a]).join(' || ');
+        const result = env.stepText(`<answer>${names}</answer>`);
+        expect(env.render()).toBe(model.text());
+        expect(result.info).toMatchObject({ actions: carried, steps, solved });
+        expect(result.reward).toBe(total);
+        expect(result.terminated).toBe(solved);
+        expect(result.truncated).toBe(!solved && steps === maxSteps);
+        if (result.terminated || result.truncated) break;
+      }
+    },
+  );
 
   it('reads text actions, and errs or penalizes garbage as the caller chose', () => {
     const env = new SokobanEnv({ level: ONE_PUSH });

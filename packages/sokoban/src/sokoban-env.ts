@@ -7,6 +7,7 @@ import { searchOptimal } from './optimal-search.js';
 import { parseActions } from './parse-actions.js';
 import { seededUniform, type UniformRandom } from './seeded-uniform.js';
 import { SokobanError } from './sokoban-error.js';
+import type { SokobanWarning } from './sokoban-warning.js';
 import { Tile } from './tile.js';
 import {
   checkChoice,
@@ -32,10 +33,19 @@ export interface SokobanEnvOptions {
    */
   readonly generate?: GenerateLevelOptions | undefined;
   /**
-   * Steps after which an episode that has not ended is truncated.
-   * @defaultValue 100
+   * Steps after which an episode that has not ended is truncated: an integer ≥ 1, or `auto`, per level:
+   * max(100, 3 · m) with m its certified optimal length in moves (every level is certified unless
+   * `certify` is false), else max(100, 4 · F · B) with F the cells of the player's area and B the boxes.
+   * An explicit limit below a level's certified optimum is reported to `onWarning`.
+   * @defaultValue 'auto'
    */
-  readonly maxSteps?: number | undefined;
+  readonly maxSteps?: number | 'auto' | undefined;
+  /**
+   * Receives the warnings of the environment (see {@link SokobanWarning}), each once per level. The
+   * package never prints.
+   * @defaultValue undefined (warnings are dropped)
+   */
+  readonly onWarning?: ((warning: SokobanWarning) => void) | undefined;
   /**
    * `binary`: 1 on the step that solves the level, else 0. `shaped`: gym-sokoban's −0.1 per step, +1 for
    * a box pushed onto a target, −1 for a box pushed off one, +10 on solving.
@@ -138,6 +148,8 @@ export interface SokobanInfo {
   readonly actions: number;
   /** Moves of an optimal solution from the episode's start, when the level was certified; else -1. */
   readonly optimalMoves: number;
+  /** The episode's step limit (`maxSteps`, or what `auto` gives for this level). */
+  readonly maxSteps: number;
 }
 
 /** What {@link SokobanEnv.reset} returns. */
@@ -153,7 +165,7 @@ export interface SokobanStepResult {
   readonly reward: number;
   /** The level is solved, or (with `endOnDeadlock`) a box stands on a dead square. */
   readonly terminated: boolean;
-  /** `maxSteps` steps were taken without the episode terminating. */
+  /** The episode's step limit (`info.maxSteps`) was reached without it terminating. */
   readonly truncated: boolean;
   readonly info: SokobanInfo;
 }
@@ -161,7 +173,15 @@ export interface SokobanStepResult {
 interface LevelTables {
   readonly board: Board;
   readonly optimalMoves: number;
+  readonly maxSteps: number;
 }
+
+/** The `auto` step limit never goes below the fixed default that earlier versions used. */
+const AUTO_MIN_STEPS = 100;
+/** Room for detours: `auto` allows this many times the optimal length of a certified level. */
+const AUTO_OPTIMUM_FACTOR = 3;
+/** Without a certified optimum, `auto` allows this many steps per (area cell × box). */
+const AUTO_CELL_BOX_FACTOR = 4;
 
 const STEP_PENALTY = -0.1;
 const BOX_ON_TARGET = 1;
@@ -172,7 +192,8 @@ const SOLVED_BONUS = 10;
  * Sokoban as a Gymnasium-shaped environment: `reset` starts an episode on a given, default or generated
  * level; `step(action)` moves the player up, down, left or right (0–3, see {@link Action}), pushing a box
  * when the cell behind it is free; the episode terminates when every box is on a target (or, with
- * `endOnDeadlock`, when a box is pushed onto a dead square) and is truncated after `maxSteps` steps.
+ * `endOnDeadlock`, when a box is pushed onto a dead square) and is truncated after `maxSteps` steps
+ * (by default enough for every level: see {@link SokobanEnvOptions.maxSteps}).
  * `stepText` reads an LLM's text action (see {@link parseActions}). Rewards are `binary` (the paper's
  * setting, where returns tie) or gym-sokoban's `shaped` ones.
  *
@@ -190,7 +211,10 @@ export class SokobanEnv {
   readonly numActions = 4;
   private readonly defaultLevel: Level | undefined;
   private readonly generateOptions: GenerateLevelOptions;
-  private readonly maxSteps: number;
+  /** The explicit step limit; undefined for `auto`. */
+  private readonly maxSteps: number | undefined;
+  private readonly onWarning: ((warning: SokobanWarning) => void) | undefined;
+  private limit = 0;
   private readonly shaped: boolean;
   private readonly endOnDeadlock: boolean;
   private readonly penalize: boolean;
@@ -224,7 +248,19 @@ export class SokobanEnv {
     this.defaultLevel = options.level;
     if (options.generate !== undefined) checkObject(options.generate, 'options.generate');
     this.generateOptions = options.generate ?? {};
-    this.maxSteps = checkInteger(options.maxSteps ?? 100, 'options.maxSteps', 1, Number.MAX_SAFE_INTEGER);
+    if (typeof options.maxSteps === 'string' && options.maxSteps !== 'auto') {
+      throw new TypeError(
+        `options.maxSteps must be an integer >= 1 or 'auto', got ${describeValue(options.maxSteps)}`,
+      );
+    }
+    this.maxSteps =
+      options.maxSteps === undefined || options.maxSteps === 'auto'
+        ? undefined
+        : checkInteger(options.maxSteps, 'options.maxSteps', 1, Number.MAX_SAFE_INTEGER);
+    if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
+      throw new TypeError(`options.onWarning must be a function, got ${describeValue(options.onWarning)}`);
+    }
+    this.onWarning = options.onWarning;
     this.shaped =
       checkChoice(options.reward ?? 'binary', 'options.reward', ['binary', 'shaped']) === 'shaped';
     this.endOnDeadlock = checkBoolean(options.endOnDeadlock ?? false, 'options.endOnDeadlock');
@@ -280,15 +316,19 @@ export class SokobanEnv {
         level = options.options.level;
       }
     }
-    let tables: LevelTables;
+    let tables: LevelTables | undefined;
     level ??= this.defaultLevel;
     if (level === undefined) {
       const generated = generateLevel(this.generateOptions, this.uniform);
       level = generated.level;
-      tables = { board: boardFromLevel(level, 'level'), optimalMoves: generated.moves };
+      tables = this.newTables(boardFromLevel(level, 'level'), generated.moves);
+    }
+    tables ??= this.tables.get(level);
+    let warning: SokobanWarning | undefined;
+    if (tables === undefined || !this.tables.has(level)) {
+      tables ??= this.tablesOf(level);
       this.tables.set(level, tables);
-    } else {
-      tables = this.tablesOf(level);
+      warning = this.warningFor(tables);
     }
     const { board } = tables;
     this.board = board;
@@ -304,8 +344,11 @@ export class SokobanEnv {
     }
     this.steps = 0;
     this.optimalMoves = tables.optimalMoves;
+    this.limit = tables.maxSteps;
     this.open = true;
     this.started = true;
+    // Reported once the episode is set up, so a throwing callback leaves a usable environment.
+    if (warning !== undefined) this.onWarning?.(warning);
     return { observation: this.observe(), info: this.info(false, false, true, 0) };
   }
 
@@ -371,8 +414,6 @@ export class SokobanEnv {
   }
 
   private tablesOf(level: Level): LevelTables {
-    const known = this.tables.get(level);
-    if (known !== undefined) return known;
     const board = boardFromLevel(level, 'options.options.level');
     let optimalMoves = -1;
     if (this.certify) {
@@ -393,9 +434,33 @@ export class SokobanEnv {
     if (solved) {
       throw new SokobanError('MALFORMED_LEVEL', 'every box already stands on a target: nothing to play');
     }
-    const tables = { board, optimalMoves };
-    this.tables.set(level, tables);
-    return tables;
+    return this.newTables(board, optimalMoves);
+  }
+
+  /** The level's tables with its step limit: the explicit one, else the `auto` rule of `maxSteps`. */
+  private newTables(board: Board, optimalMoves: number): LevelTables {
+    let maxSteps = this.maxSteps;
+    if (maxSteps === undefined) {
+      if (optimalMoves >= 0) {
+        maxSteps = Math.max(AUTO_MIN_STEPS, AUTO_OPTIMUM_FACTOR * optimalMoves);
+      } else {
+        let cells = 0;
+        for (let c = 0; c < board.size; c++) cells += board.area[c]!;
+        maxSteps = Math.max(AUTO_MIN_STEPS, AUTO_CELL_BOX_FACTOR * cells * board.boxes.length);
+      }
+    }
+    return { board, optimalMoves, maxSteps };
+  }
+
+  private warningFor(tables: LevelTables): SokobanWarning | undefined {
+    const { maxSteps, optimalMoves } = tables;
+    if (this.maxSteps === undefined || maxSteps >= optimalMoves) return undefined;
+    return {
+      code: 'MAX_STEPS_BELOW_OPTIMUM',
+      message: `maxSteps ${maxSteps} is below the level's optimal solution length of ${optimalMoves} moves: no episode on it can be solved; raise maxSteps or use 'auto'`,
+      maxSteps,
+      optimalMoves,
+    };
   }
 
   private checkOpen(): void {
@@ -473,7 +538,7 @@ export class SokobanEnv {
     if (!validAction) this.steps++;
     const solved = this.boxesOnTarget === this.boxes.length;
     const terminated = solved || (this.endOnDeadlock && this.boxesOnDead > 0);
-    const truncated = !terminated && this.steps >= this.maxSteps;
+    const truncated = !terminated && this.steps >= this.limit;
     if (terminated || truncated) this.open = false;
     return {
       observation: this.observe(),
@@ -517,6 +582,7 @@ export class SokobanEnv {
       validAction,
       actions,
       optimalMoves: this.optimalMoves,
+      maxSteps: this.limit,
     };
   }
 }
