@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { exhaustiveMinPushes } from '../test/model.js';
+import { nicheLevelArb } from '../test/niche-levels.js';
 import { smallLevelArb } from '../test/random-levels.js';
 import { boardFromLevel, UNREACHABLE } from './board.js';
 import { MatchingBound } from './matching-bound.js';
@@ -16,6 +17,26 @@ describe('MatchingBound', () => {
       if (fewest === null) return;
       expect(bound).not.toBe(UNREACHABLE);
       expect(bound).toBeLessThanOrEqual(fewest);
+    },
+  );
+
+  test.prop([nicheLevelArb(7, 10)], { numRuns: 40 })(
+    'beyond six boxes, is the sum of push distances to the nearest target: the fewest pushes on niche levels',
+    ({ text, pushes }) => {
+      const board = boardFromLevel(parseLevel(text), 'level');
+      expect(board.boxes.length).toBeGreaterThan(6);
+      const bound = new MatchingBound(board, board.boxes.length).of(board.boxes, 0);
+      // Each box needs exactly its niche's depth in pushes (the test's construction), so the bound is tight.
+      expect(bound).toBe(pushes);
+    },
+  );
+
+  test.prop([nicheLevelArb(7, 8).filter(({ pushes }) => pushes <= 9)], { numRuns: 10 })(
+    'beyond six boxes, never exceeds the fewest pushes found by exhaustive search',
+    ({ text }) => {
+      const board = boardFromLevel(parseLevel(text), 'level');
+      const bound = new MatchingBound(board, board.boxes.length).of(board.boxes, 0);
+      expect(bound).toBeLessThanOrEqual(exhaustiveMinPushes(text)!);
     },
   );
 
