@@ -219,6 +219,9 @@ describe('parseLevels', () => {
     );
     expect(String(refused('urulll'))).toMatch(/move 6 \(l\) pushes a box into a wall or another box/);
     expect(String(refused('D'))).toMatch(/move 1 \(D\) walks into a wall/);
+    expect(() => parseLevels(`${formatLevel(BOARDS[2]!)}\nSolution: rrul`)).toThrow(
+      /the level at line 1: the solution on line 6 is not one: move 4 \(l\) pushes a box into a wall or another box/,
+    );
     expect(String(refused('ur?'))).toMatch(/"\?" is not a move/);
     expect(String(refused('ur3'))).toMatch(/the run length 3 is not followed by a move/);
     expect(() => parseLevels('Solution: r\n#####\n#@$.#\n#####')).toThrow(
