@@ -7,6 +7,7 @@ import { parseActions } from './parse-actions.js';
 import { parseLevel } from './parse-level.js';
 import { parseLevels } from './parse-levels.js';
 import { SokobanEnv } from './sokoban-env.js';
+import type { SokobanWarning } from './sokoban-warning.js';
 import { solve } from './solve.js';
 
 describe('README usage', () => {
@@ -52,5 +53,12 @@ describe('README usage', () => {
       ['0', 2],
       ['1', 12],
     ]);
+    const [sok] = parseLevels('6#|#@-$.#|6#\nLevel 7\nAuthor: Me\nSolution: 2r\n');
+    expect([sok!.title, sok!.author, sok!.solution]).toEqual(['Level 7', 'Me', 'rR']);
+    const codes: string[] = [];
+    const onWarning = (w: SokobanWarning): number => codes.push(w.code);
+    const warned = new SokobanEnv({ level, maxSteps: 1, onWarning });
+    expect([warned.reset().info.maxSteps, env.reset().info.maxSteps]).toEqual([1, 100]);
+    expect(codes).toEqual(['MAX_STEPS_BELOW_OPTIMUM']);
   });
 });
