@@ -34,7 +34,8 @@ export function isBoardLine(line: string, tiles: ReadonlyMap<string, number>): b
  * @param vocabulary - its name, for messages
  * @returns the rows, each a string of vocabulary characters
  * @throws SokobanError `MALFORMED_LEVEL` naming the line and column of a character that is not a board
- *   character, a run length not followed by one, a run length of 0, or one above 65,535
+ *   character, a run length not followed by one, a run length of 0 or above 65,535, or a row longer
+ *   than 65,535 cells
  */
 export function expandBoardLine(
   line: string,
@@ -78,6 +79,13 @@ export function expandBoardLine(
         );
       }
       run = '';
+    }
+    // Cut off before a long line of runs could build a row no level may hold.
+    if (row.length + count > MAX_CELLS) {
+      throw new SokobanError(
+        'MALFORMED_LEVEL',
+        `${where}: the row grows past ${MAX_CELLS} cells, more than a level may hold`,
+      );
     }
     row += ch.repeat(count);
   }

@@ -3,13 +3,13 @@ import { type ParseOptions, parseLevels } from './parse-levels.js';
 import { SokobanError } from './sokoban-error.js';
 
 /**
- * Reads a text that holds exactly one level (comment lines allowed), as {@link parseLevels} does.
+ * Reads a text that holds exactly one level (titles and notes allowed), as {@link parseLevels} does.
  *
  * @param text - the text
  * @param options - optional `{ vocabulary }` (`xsb` by default, or `ragen`)
  * @returns the level
  * @throws TypeError when `text` is not a string; SokobanError `MALFORMED_LEVEL` when the text holds no
- *   level, several, or one that breaks a rule
+ *   level, several, or one that breaks a rule; `INVALID_SOLUTION` for a `Solution:` line that is none
  *
  * @example
  * ```ts

@@ -234,6 +234,9 @@ describe('parseLevels', () => {
     expect(() => parseLevels('5#|#@$.#|0#')).toThrow(
       /line 1, column 10: a run length must be in \[1, 65535\], got 0/,
     );
+    expect(() => parseLevels(`#|${'60000#'.repeat(2)}`)).toThrow(
+      /line 1, column 14: the row grows past 65535 cells/,
+    );
     expect(() => parseLevels('#####\n#@$.#\n#####\nComment:\nnever closed')).toThrow(
       /line 4: the Comment: block is never closed by a Comment-End: line/,
     );
