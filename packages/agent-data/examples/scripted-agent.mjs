@@ -8,7 +8,7 @@
 //   node examples/scripted-agent.mjs --shape ai-sdk --runs 500 --success-rate 0.3 --seed 1 --out runs.jsonl
 //   (--tasks 20: 20 fixed problems attempted repeatedly, for per-task selection)
 //
-// Shapes: ftw | openai | ai-sdk | agents | art. Each line is one run. The same seed writes the same file.
+// Shapes: ftw | openai | ai-sdk | ai-sdk-ui | agents | art. Each line is one run. The same seed writes the same file.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
@@ -218,6 +218,39 @@ const SHAPES = {
       finishReason: 'stop',
       steps,
       response: { id: `resp-${run.id}`, modelId: 'scripted-calculator', messages: generated },
+    };
+  },
+  // AI SDK 5 UIMessages as useChat keeps them: each model call a step-start, tools as tool-<name> parts.
+  'ai-sdk-ui': (run) => {
+    const parts = [];
+    for (let i = 2; i < run.messages.length; i++) {
+      const m = run.messages[i];
+      if (m.role !== 'assistant') continue;
+      parts.push({ type: 'step-start' });
+      if (m.tool_calls) {
+        const call = m.tool_calls[0];
+        parts.push({
+          type: 'tool-calculator',
+          toolCallId: call.id,
+          state: 'output-available',
+          input: JSON.parse(call.function.arguments),
+          output: Number(run.messages[i + 1].content),
+        });
+      } else {
+        parts.push({ type: 'text', text: m.content, state: 'done' });
+      }
+    }
+    return {
+      id: run.id,
+      task: run.task,
+      createdAt: run.createdAt,
+      reward: run.reward,
+      tools: { calculator: { description: TOOLS[0].function.description, inputSchema: TOOLS[0].function.parameters } },
+      messages: [
+        { id: `${run.id}-s`, role: 'system', parts: [{ type: 'text', text: SYSTEM }] },
+        { id: `${run.id}-u`, role: 'user', parts: [{ type: 'text', text: run.task }] },
+        { id: `${run.id}-a`, role: 'assistant', parts },
+      ],
     };
   },
   // RunResult.history: input items, then function_call / function_call_result / assistant message items.

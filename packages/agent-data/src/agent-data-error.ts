@@ -6,8 +6,18 @@
  * - `EMPTY_WINDOW`: no valid trajectory was read, so there is nothing to select from.
  * - `POOL_TOO_SMALL`: the window (or every task's group) holds fewer trajectories than a minibatch `C`.
  * - `DUPLICATE_ID`: two trajectories in the window share an id, so the manifest could not tell them apart.
+ * - `RUN_WARNING`: a valid run has a warning (no final answer, an undeclared tool, a duplicate tool-call
+ *   id; see `RUN_WARNINGS`), in strict mode only; otherwise it is counted in the read statistics.
+ * - `MIXED_ORDER`: some runs are ordered by `sequence`, others by `createdAt` or by their line, so "the
+ *   newest N" is not defined.
  */
-export type AgentDataErrorCode = 'BAD_LINE' | 'EMPTY_WINDOW' | 'POOL_TOO_SMALL' | 'DUPLICATE_ID';
+export type AgentDataErrorCode =
+  | 'BAD_LINE'
+  | 'EMPTY_WINDOW'
+  | 'POOL_TOO_SMALL'
+  | 'DUPLICATE_ID'
+  | 'RUN_WARNING'
+  | 'MIXED_ORDER';
 
 /**
  * A domain error of `@ftw/agent-data`: the call was well formed, but the data does not allow it.

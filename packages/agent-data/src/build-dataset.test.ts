@@ -126,6 +126,12 @@ describe('buildDataset', () => {
       lines: 8,
       valid: 6,
       skipped: 1,
+      // Each run is a lone user message: no assistant answer, counted with its line.
+      warnings: {
+        'no-final-answer': { count: 6, lines: [1, 2, 5, 6, 7, 8] },
+        'undeclared-tool': { count: 0, lines: [] },
+        'duplicate-tool-call-id': { count: 0, lines: [] },
+      },
     });
     expect(manifest.window).toEqual({ size: 4, evicted: 2, firstLine: 5, lastLine: 7 });
     // Pairs of the window (rewards 1, 1, 1, 0) with K = 1: the failure is never kept, each success is kept

@@ -3,7 +3,14 @@ import { basename } from 'node:path';
 import { collectWindow } from './collect-window.js';
 import { type ImportanceDiagnostics, importanceDiagnostics } from './importance-diagnostics.js';
 import type { InputFormat } from './input-format.js';
-import { type LineIssue, openTrajectories, type ReadStats } from './open-trajectories.js';
+import {
+  type LineIssue,
+  type LineWarning,
+  openTrajectories,
+  type ReadStats,
+  type WarningTally,
+} from './open-trajectories.js';
+import type { RunWarningKind } from './run-warnings.js';
 import { type DatasetSelectionOptions, type SelectionReport, selectDataset } from './select-dataset.js';
 import { type OutputFormat, writeDataset } from './write-dataset.js';
 
@@ -13,7 +20,7 @@ export interface BuildDatasetOptions extends DatasetSelectionOptions {
   readonly input: string;
   /** Its shape. @defaultValue 'ftw' */
   readonly from?: InputFormat;
-  /** Stop at the first bad line. @defaultValue false */
+  /** Stop at the first bad line or run warning (see `openTrajectories`). @defaultValue false */
   readonly strict?: boolean;
   /** N, the newest runs kept. */
   readonly capacity: number;
@@ -29,6 +36,8 @@ export interface BuildDatasetOptions extends DatasetSelectionOptions {
   readonly currentLogprobs?: string;
   /** Every skipped line. */
   readonly onIssue?: (issue: LineIssue) => void;
+  /** Every warning of a valid run. */
+  readonly onWarning?: (warning: LineWarning) => void;
   /** Read progress after each chunk. */
   readonly onProgress?: (stats: Readonly<ReadStats>) => void;
 }
@@ -45,6 +54,8 @@ export interface DatasetManifest {
     readonly lines: number;
     readonly valid: number;
     readonly skipped: number;
+    /** Valid runs read with each warning, and their first lines (see `RUN_WARNINGS`). */
+    readonly warnings: Readonly<Record<RunWarningKind, Readonly<WarningTally>>>;
   };
   readonly window: {
     readonly size: number;
@@ -106,6 +117,7 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuiltD
     from: options.from ?? 'ftw',
     strict: options.strict === true,
     ...(options.onIssue === undefined ? {} : { onIssue: options.onIssue }),
+    ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
   });
   const window = await collectWindow(stream, { capacity: options.capacity });
@@ -165,6 +177,7 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuiltD
       lines: stats.lines,
       valid: stats.valid,
       skipped: stats.skipped,
+      warnings: stats.warnings,
     },
     window: {
       size: items.length,

@@ -15,7 +15,7 @@ export interface TrajectoryWindow {
 
 /**
  * The FIFO order key of a run: its `sequence`, else its `createdAt` in milliseconds, else its line number.
- * Use one of them throughout a log; ties are broken by line.
+ * A log uses one of them throughout ({@link collectWindow} refuses a mix); ties are broken by line.
  *
  * @param logged - a trajectory with its line
  * @returns the key (larger is newer)
@@ -25,11 +25,25 @@ export interface TrajectoryWindow {
  * ```
  */
 export function orderKey(logged: LoggedTrajectory): number {
+  // Keep in step with orderField.
   const t = logged.trajectory;
   if (t.sequence !== undefined) return t.sequence;
   if (t.createdAt !== undefined) return Date.parse(t.createdAt);
   return logged.line;
 }
+
+type OrderField = 'sequence' | 'createdAt' | 'line';
+
+/** Which field {@link orderKey} reads for a run. */
+function orderField(t: Trajectory): OrderField {
+  return t.sequence !== undefined ? 'sequence' : t.createdAt !== undefined ? 'createdAt' : 'line';
+}
+
+const ORDER_FIELD_TEXT: Record<OrderField, string> = {
+  sequence: 'by sequence',
+  createdAt: 'by createdAt (no sequence)',
+  line: 'by file order (neither sequence nor createdAt)',
+};
 
 /**
  * A kept run: the flat JSON text when the reader had it (cheap for the garbage collector to hold and drop:
@@ -59,14 +73,21 @@ function toItem(entry: Entry): LoggedTrajectory {
 /**
  * Keeps the newest `capacity` trajectories of a stream, in memory bounded by `capacity` whatever the
  * length of the log: a binary min-heap on the order key ({@link orderKey}) holds the window, and a run
- * older than the oldest kept one is dropped at once. O(log N) per run. Runs whose line text is their JSON
+ * older than the oldest kept one is dropped at once. O(log N) per run.
+ *
+ * "Newest" is defined by one field for the whole log: every run's `sequence` (a run with both fields is
+ * ordered by `sequence`), or every run's `createdAt`, or, when no run has either, the file order. A log
+ * that mixes them (some runs with a `sequence` and others without, or some with only a `createdAt` and
+ * others with neither) has no single order, since a sequence number, a time and a line number are not
+ * comparable: it is refused with `MIXED_ORDER`, naming the first line of each kind. Runs whose line text is their JSON
  * (native lines) are held as that text and parsed back once at the end.
  *
  * @param stream - trajectories with their lines (from `openTrajectories`)
  * @param options - `capacity` N, a positive integer
  * @returns the window, oldest first
  * @throws RangeError for a bad capacity; AgentDataError `EMPTY_WINDOW` when the stream held no trajectory,
- * `DUPLICATE_ID` when two kept trajectories share an id
+ * `DUPLICATE_ID` when two kept trajectories share an id, `MIXED_ORDER` when runs are ordered by different
+ * fields
  * @example
  * ```ts
  * const window = await collectWindow(openTrajectories('runs.jsonl'), { capacity: 1000 });
@@ -84,8 +105,17 @@ export async function collectWindow(
   const heap: Entry[] = [];
   const keys: number[] = [];
   let seen = 0;
+  let field: { name: OrderField; line: number } | undefined;
   for await (const item of stream) {
     seen++;
+    const name = orderField(item.trajectory);
+    if (field === undefined) field = { name, line: item.line };
+    else if (name !== field.name) {
+      throw new AgentDataError(
+        'MIXED_ORDER',
+        `the runs are ordered in two ways: line ${field.line} ${ORDER_FIELD_TEXT[field.name]}, line ${item.line} ${ORDER_FIELD_TEXT[name]}; give every run a sequence, or every run a createdAt, or none of them either (file order)`,
+      );
+    }
     const key = orderKey(item);
     if (heap.length < capacity) {
       heap.push(toEntry(item));

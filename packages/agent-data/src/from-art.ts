@@ -69,11 +69,11 @@ function messagesAndChoices(value: unknown, where: string, version: unknown): Js
   return asArray(value, where).map((entry, i) => {
     const e = asObject(entry, `${where}[${i}]`);
     if (isObject(e['message']) && 'finish_reason' in e) {
-      const message = normalizeMessage(e['message']);
+      const message = normalizeMessage(e['message'], `${where}[${i}].message`);
       const trace = choiceTrace(e, version);
       if (trace !== undefined) message['trace'] = trace;
       return message;
     }
-    return normalizeMessage(e);
+    return normalizeMessage(e, `${where}[${i}]`);
   });
 }

@@ -377,6 +377,10 @@ describe('fromArt', () => {
         1,
       ),
     );
-    expect(t.messages[1]).toEqual({ role: 'assistant', content: 'a', trace: { logprobs: [-1] } });
+    expect(t.messages[1]).toEqual({
+      role: 'assistant',
+      content: 'a',
+      trace: { logprobs: [-1], tokens: ['a'] },
+    });
   });
 });

@@ -9,6 +9,7 @@ export {
 export { collectWindow, orderKey, type TrajectoryWindow } from './collect-window.js';
 export { fromAgentsSdk } from './from-agents-sdk.js';
 export { fromAiSdk } from './from-ai-sdk.js';
+export { fromAiSdkUi } from './from-ai-sdk-ui.js';
 export { fromArt } from './from-art.js';
 export { fromFtw } from './from-ftw.js';
 export { fromOpenAIChat } from './from-openai-chat.js';
@@ -25,12 +26,16 @@ export {
 export {
   formatIssue,
   type LineIssue,
+  type LineWarning,
   type LoggedTrajectory,
   type OpenOptions,
   openTrajectories,
   type ReadStats,
   type TrajectoryStream,
+  WARNING_LINES_KEPT,
+  type WarningTally,
 } from './open-trajectories.js';
+export { RUN_WARNINGS, type RunWarning, type RunWarningKind, runWarnings } from './run-warnings.js';
 export {
   type DatasetSelection,
   type DatasetSelectionOptions,
@@ -42,7 +47,7 @@ export { systematicRound } from './systematic-round.js';
 export { type RankValues, rankValues, TIE_BREAK_KEYS, type TieBreakKey } from './tie-break.js';
 export { type ArtRecord, toArtRecord } from './to-art-record.js';
 export { type OpenAIRecord, toOpenAIRecord } from './to-openai-record.js';
-export { type TrlRecord, toTrlRecord } from './to-trl-record.js';
+export { type TrlMessage, type TrlRecord, toTrlRecords } from './to-trl-record.js';
 export { trajectoryJsonSchema } from './trajectory-json-schema.js';
 export {
   assistantTurns,

@@ -1,16 +1,17 @@
 import { describeValue } from '@ftw/internal';
 import { fromAgentsSdk } from './from-agents-sdk.js';
 import { fromAiSdk } from './from-ai-sdk.js';
+import { fromAiSdkUi } from './from-ai-sdk-ui.js';
 import { fromArt } from './from-art.js';
 import { fromFtw } from './from-ftw.js';
 import { fromOpenAIChat } from './from-openai-chat.js';
 
 /** The log shapes `@ftw/agent-data` reads. */
-export const INPUT_FORMATS = ['ftw', 'openai', 'ai-sdk', 'agents', 'art'] as const;
+export const INPUT_FORMATS = ['ftw', 'openai', 'ai-sdk', 'ai-sdk-ui', 'agents', 'art'] as const;
 
 /**
  * A log shape: `ftw` (the trajectory schema itself), `openai` (chat JSONL with a reward), `ai-sdk`
- * (Vercel AI SDK results), `agents` (OpenAI Agents SDK run results), `art` (OpenPipe ART trajectories).
+ * (Vercel AI SDK results), `ai-sdk-ui` (AI SDK 5 `UIMessage[]` chats), `agents` (OpenAI Agents SDK run results), `art` (OpenPipe ART trajectories).
  */
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
@@ -21,6 +22,7 @@ const IMPORTERS: Record<InputFormat, Importer> = {
   ftw: fromFtw,
   openai: fromOpenAIChat,
   'ai-sdk': fromAiSdk,
+  'ai-sdk-ui': fromAiSdkUi,
   agents: fromAgentsSdk,
   art: fromArt,
 };

@@ -19,6 +19,7 @@ const trace = fc.record(
   {
     logprobs: fc.array(fc.double({ min: -50, max: 0, noNaN: true }), { maxLength: 4 }),
     tokenIds: fc.array(count, { maxLength: 4 }),
+    tokens: fc.array(text, { maxLength: 4 }),
     policyVersion: count,
   },
   { requiredKeys: ['logprobs'] },
@@ -34,6 +35,7 @@ const message = fc.oneof(
       content: fc.oneof(content, fc.constant(null)),
       tool_calls: fc.array(toolCall, { maxLength: 2 }),
       name: text,
+      weight: fc.constantFrom(0, 1),
       trace,
     },
     { requiredKeys: ['role'] },

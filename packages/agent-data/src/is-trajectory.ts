@@ -132,6 +132,9 @@ function isMessage(m: unknown): boolean {
       case 'trace':
         if (role !== 'assistant' || !isTrace(v)) return false;
         break;
+      case 'weight':
+        if (role !== 'assistant' || (v !== 0 && v !== 1)) return false;
+        break;
       case 'tool_call_id':
         if (role !== 'tool' || !isNonEmptyString(v)) return false;
         break;
@@ -170,6 +173,10 @@ function isTrace(t: unknown): boolean {
       case 'tokenIds':
         if (!Array.isArray(v)) return false;
         for (const x of v) if (!isCount(x)) return false;
+        break;
+      case 'tokens':
+        if (!Array.isArray(v)) return false;
+        for (const x of v) if (typeof x !== 'string') return false;
         break;
       case 'policyVersion':
         if (!isCount(v)) return false;

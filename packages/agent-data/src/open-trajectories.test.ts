@@ -4,7 +4,15 @@ import { AgentDataError } from './agent-data-error.js';
 import { formatIssue, type LineIssue, openTrajectories } from './open-trajectories.js';
 
 const good = (id: string, reward = 1) =>
-  JSON.stringify({ id, task: 't', messages: [{ role: 'user', content: 'hi' }], reward });
+  JSON.stringify({
+    id,
+    task: 't',
+    messages: [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ],
+    reward,
+  });
 
 const log = [
   good('a'),

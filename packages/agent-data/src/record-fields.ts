@@ -29,6 +29,7 @@ export function asArray(value: unknown, what: string): unknown[] {
 }
 
 export function kind(value: unknown): string {
+  if (value === undefined) return 'nothing (the field is missing)';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string')

@@ -15,7 +15,8 @@ export interface OpenAIRecord {
  * `content: null`, one with neither gets `""`.
  *
  * The format's only weight is an assistant message's `weight` of 0 or 1 (train on the turn or not), so an
- * FTW count of m is written as m copies of the line, never as a weight.
+ * FTW count of m is written as m copies of the line, never as a weight; a turn logged with `weight: 0`
+ * keeps it in every copy, so it is never trained on.
  *
  * @param trajectory - a validated trajectory, or one conversation of it
  * @returns the record (serialise with `JSON.stringify`)
@@ -30,7 +31,7 @@ export function toOpenAIRecord(trajectory: ChatHistory): OpenAIRecord {
   return record;
 }
 
-/** The Chat Completions fields of a message (no trace). */
+/** The Chat Completions fields of a message (no trace), with an assistant turn's OpenAI `weight`. */
 export function chatFields(m: ChatMessage): Record<string, unknown> {
   switch (m.role) {
     case 'assistant': {
@@ -39,6 +40,7 @@ export function chatFields(m: ChatMessage): Record<string, unknown> {
       out['content'] = m.content ?? (hasCalls ? null : '');
       if (hasCalls) out['tool_calls'] = m.tool_calls;
       if (m.name !== undefined) out['name'] = m.name;
+      if (m.weight !== undefined) out['weight'] = m.weight;
       return out;
     }
     case 'tool':

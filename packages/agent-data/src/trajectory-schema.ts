@@ -29,6 +29,8 @@ export const toolCallSchema = z.object({
  */
 export const turnTraceSchema = z.object({
   tokenIds: z.array(z.number().int().nonnegative()).optional(),
+  /** The tokens' text as the API reported it (`logprobs.content[].token`), one per log-probability. */
+  tokens: z.array(z.string()).optional(),
   logprobs: z.array(z.number().max(0)),
   policyVersion: z.number().int().nonnegative().optional(),
 });
@@ -48,7 +50,12 @@ const assistantMessage = z.object({
   content: z.union([content, z.null()]).optional(),
   tool_calls: z.array(toolCallSchema).optional(),
   name: z.string().optional(),
-  /** The behaviour policy's record of this turn (for importance diagnostics); never exported. */
+  /**
+   * OpenAI's per-turn training flag: 0 excludes the turn from training in every output, 1 (or absent) trains
+   * on it with the run's count.
+   */
+  weight: z.union([z.literal(0), z.literal(1)]).optional(),
+  /** The behaviour policy's record of this turn (importance diagnostics, ART's Choice log-probabilities). */
   trace: turnTraceSchema.optional(),
 });
 const toolMessage = z.object({

@@ -6,8 +6,18 @@ import { describeValue } from '@ftw/internal';
 import { systematicRound } from './systematic-round.js';
 import { toArtRecord } from './to-art-record.js';
 import { toOpenAIRecord } from './to-openai-record.js';
-import { toTrlRecord } from './to-trl-record.js';
-import { type Trajectory, trajectoryHistories } from './trajectory-schema.js';
+import { toTrlRecords } from './to-trl-record.js';
+import { type ChatHistory, type Trajectory, trajectoryHistories } from './trajectory-schema.js';
+
+function allExcluded(history: ChatHistory): boolean {
+  let turns = 0;
+  for (const m of history.messages) {
+    if (m.role !== 'assistant') continue;
+    if (m.weight !== 0) return false;
+    turns++;
+  }
+  return turns > 0;
+}
 
 /** The fine-tuning formats `@ftw/agent-data` writes. */
 export const OUTPUT_FORMATS = ['openai', 'trl', 'art'] as const;
@@ -52,7 +62,8 @@ export interface WriteOptions {
  * A run with additional histories (sub-agents' conversations) is, in `openai` and `trl`, one line per
  * conversation (its main one, then each history, in the order of `trajectoryHistories`), each with the
  * run's copies or weight: the run's count applies to every conversation it holds. In `art` the histories
- * stay in the run's line, as `additional_histories`.
+ * stay in the run's line, as `additional_histories`. A conversation whose assistant turns are all logged
+ * with OpenAI's `weight: 0` is not written in `openai` and `trl` (it would train on nothing).
  *
  * @param path - the output file
  * @param items - the window's trajectories
@@ -110,11 +121,15 @@ export async function writeDataset(
         lines += c;
         continue;
       }
-      // One line per conversation of the run (its main one, then its additional histories).
+      // One line per conversation of the run (its main one, then its additional histories); a
+      // conversation whose assistant turns are all excluded (weight 0) would train on nothing: left out.
       for (const history of trajectoryHistories(t)) {
+        if (allExcluded(history)) continue;
         if (format === 'trl') {
-          await write(`${JSON.stringify(toTrlRecord(history, c))}\n`);
-          lines++;
+          for (const record of toTrlRecords(history, c)) {
+            await write(`${JSON.stringify(record)}\n`);
+            lines++;
+          }
           continue;
         }
         const line = `${JSON.stringify(toOpenAIRecord(history))}\n`;
