@@ -245,7 +245,9 @@ const SHAPES = {
       task: run.task,
       createdAt: run.createdAt,
       reward: run.reward,
-      tools: { calculator: { description: TOOLS[0].function.description, inputSchema: TOOLS[0].function.parameters } },
+      tools: {
+        calculator: { description: TOOLS[0].function.description, inputSchema: TOOLS[0].function.parameters },
+      },
       messages: [
         { id: `${run.id}-s`, role: 'system', parts: [{ type: 'text', text: SYSTEM }] },
         { id: `${run.id}-u`, role: 'user', parts: [{ type: 'text', text: run.task }] },

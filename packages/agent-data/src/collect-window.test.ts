@@ -51,6 +51,41 @@ describe('collectWindow', () => {
     ]);
   });
 
+  it('orders a run with both fields by its sequence', async () => {
+    const both = [
+      run('second', 1, { sequence: 2, createdAt: '2026-11-30T10:00:00Z' }),
+      run('first', 2, { sequence: 1, createdAt: '2026-11-30T12:00:00Z' }),
+    ];
+    expect((await collectWindow(stream(both), { capacity: 1 })).items.map((w) => w.trajectory.id)).toEqual([
+      'second',
+    ]);
+  });
+
+  it('refuses a log that mixes order fields, naming a line of each', async () => {
+    // Without the refusal, sequence 900 (line 2) would count as older than the createdAt of line 1 in
+    // milliseconds, and line numbers would compete with both.
+    const mixes: [LoggedTrajectory[], RegExp][] = [
+      [
+        [run('a', 1, { createdAt: '2026-11-30T12:00:00Z' }), run('b', 2, { sequence: 900 })],
+        /line 1 by createdAt \(no sequence\), line 2 by sequence/,
+      ],
+      [
+        [run('a', 1, { sequence: 1 }), run('b', 2, { sequence: 2 }), run('c', 3, {})],
+        /line 1 by sequence, line 3 by file order \(neither sequence nor createdAt\)/,
+      ],
+      [
+        [run('a', 4, {}), run('b', 7, { createdAt: '2026-11-30T12:00:00Z' })],
+        /line 4 by file order .*, line 7 by createdAt/,
+      ],
+    ];
+    for (const [items, message] of mixes) {
+      await expect(collectWindow(stream(items), { capacity: 5 })).rejects.toMatchObject({
+        code: 'MIXED_ORDER',
+        message: expect.stringMatching(message),
+      });
+    }
+  });
+
   it('fails on an empty log, a duplicate id in the window, and a bad capacity', async () => {
     await expect(collectWindow(stream([]), { capacity: 3 })).rejects.toMatchObject({ code: 'EMPTY_WINDOW' });
     await expect(

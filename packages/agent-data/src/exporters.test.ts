@@ -89,7 +89,8 @@ function onlyKeys(value: unknown, spec: KeySpec, path = 'record'): void {
     const allowed = spec[key];
     expect(allowed, `${path}.${key} is not a key of TRL's documented shape`).toBeDefined();
     if (allowed === true || allowed === undefined) continue;
-    for (const [i, item] of (Array.isArray(v) ? v : [v]).entries()) onlyKeys(item, allowed, `${path}.${key}[${i}]`);
+    for (const [i, item] of (Array.isArray(v) ? v : [v]).entries())
+      onlyKeys(item, allowed, `${path}.${key}[${i}]`);
   }
 }
 
@@ -105,7 +106,10 @@ const trlMessage: KeySpec = {
   tool_call_id: true,
   tool_calls: { id: true, type: true, function: { name: true, arguments: true } },
 };
-const trlTool: KeySpec = { type: true, function: { name: true, description: true, parameters: true, strict: true } };
+const trlTool: KeySpec = {
+  type: true,
+  function: { name: true, description: true, parameters: true, strict: true },
+};
 const trlRecord: KeySpec = { messages: trlMessage, tools: trlTool, weight: true };
 
 describe('toTrlRecords', () => {
@@ -125,7 +129,12 @@ describe('toTrlRecords', () => {
   it("gives a tool message the name of the tool it answers and keeps to TRL's documented keys", () => {
     const [record] = toTrlRecords(t, 1);
     if (record === undefined || !('messages' in record)) throw new Error('expected a messages record');
-    expect(record.messages[3]).toEqual({ role: 'tool', name: 'get_weather', tool_call_id: 'c1', content: '18' });
+    expect(record.messages[3]).toEqual({
+      role: 'tool',
+      name: 'get_weather',
+      tool_call_id: 'c1',
+      content: '18',
+    });
     onlyKeys(record, trlRecord);
     for (const m of record.messages) {
       expect(['system', 'user', 'assistant', 'tool']).toContain(m['role']);

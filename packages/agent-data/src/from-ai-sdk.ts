@@ -70,7 +70,8 @@ function generatedMessages(r: JsonObject): JsonObject[] {
     chosen = { list: response['messages'], where: 'response.messages' };
   } else if (Array.isArray(steps)) {
     steps.forEach((step, i) => {
-      const messages = isObject(step) && isObject(step['response']) ? step['response']['messages'] : undefined;
+      const messages =
+        isObject(step) && isObject(step['response']) ? step['response']['messages'] : undefined;
       if (Array.isArray(messages) && (chosen === undefined || messages.length >= chosen.list.length)) {
         chosen = { list: messages, where: `steps[${i}].response.messages` };
       }
@@ -224,9 +225,14 @@ function pushStep(out: JsonObject[], step: JsonObject, path: string): void {
       const where = `${path}.toolResults[${i}]`;
       const result = asObject(value, where);
       const id = result['toolCallId'];
-      if (typeof id !== 'string') throw new RecordError(`${where}.toolCallId must be a string, got ${kind(id)}`);
+      if (typeof id !== 'string')
+        throw new RecordError(`${where}.toolCallId must be a string, got ${kind(id)}`);
       // A step's toolResults carry the tool's raw return value (`output`, or `result` before AI SDK 5).
-      results.push({ role: 'tool', tool_call_id: id, content: rawText(result['output'] ?? result['result']) });
+      results.push({
+        role: 'tool',
+        tool_call_id: id,
+        content: rawText(result['output'] ?? result['result']),
+      });
     });
   }
   const last = out[out.length - 1];

@@ -16,7 +16,8 @@ import {
  *
  * `messages_and_choices` mixes chat message dicts with Chat Completions `Choice` objects
  * (`{ finish_reason, index, logprobs, message }`), which ART treats as the trainable turns: each choice
- * becomes an assistant message whose trace holds `logprobs.content[].logprob`, with the policy version
+ * becomes an assistant message whose trace holds `logprobs.content[].logprob` (and `.token`), and an
+ * assistant message logged as a plain dict gets `weight: 0` (context, not trained on, as in ART), with the policy version
  * when the run did not span versions (`initial_policy_version` equal to `final_policy_version`, or only
  * one given). Id and task are read from the line or its `metadata`; `metrics` are kept in
  * `metadata.metrics`. `additional_histories` (sub-agents' conversations, each `{ messages_and_choices,
@@ -74,6 +75,9 @@ function messagesAndChoices(value: unknown, where: string, version: unknown): Js
       if (trace !== undefined) message['trace'] = trace;
       return message;
     }
-    return normalizeMessage(e, `${where}[${i}]`);
+    const message = normalizeMessage(e, `${where}[${i}]`);
+    // ART trains on Choices only: an assistant message logged as a plain dict is context, never a target.
+    if (message['role'] === 'assistant' && message['weight'] === undefined) message['weight'] = 0;
+    return message;
   });
 }

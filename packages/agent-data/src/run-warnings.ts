@@ -42,9 +42,15 @@ export function runWarnings(trajectory: Trajectory): RunWarning[] {
     const last = history.messages[history.messages.length - 1]!;
     const index = history.messages.length - 1;
     if (last.role !== 'assistant') {
-      note('no-final-answer', `${where}[${index}] (the last) is a ${last.role} message, not an assistant answer`);
+      note(
+        'no-final-answer',
+        `${where}[${index}] (the last) is a ${last.role} message, not an assistant answer`,
+      );
     } else if (last.tool_calls !== undefined && last.tool_calls.length > 0) {
-      note('no-final-answer', `${where}[${index}] (the last) calls ${last.tool_calls[0]!.function.name} and no answer follows`);
+      note(
+        'no-final-answer',
+        `${where}[${index}] (the last) calls ${last.tool_calls[0]!.function.name} and no answer follows`,
+      );
     }
     const tools = history.tools ?? (h === 0 ? undefined : trajectory.tools);
     const declared = new Set((tools ?? []).map((t) => t.function.name));

@@ -24,7 +24,12 @@ function artHistory(history: ChatHistory): ArtHistory {
     const { weight: _weight, ...message } = chatFields(m);
     if (m.role !== 'assistant' || m.weight === 0) return message;
     const calls = m.tool_calls !== undefined && m.tool_calls.length > 0;
-    return { finish_reason: calls ? 'tool_calls' : 'stop', index: 0, logprobs: choiceLogprobs(m.trace), message };
+    return {
+      finish_reason: calls ? 'tool_calls' : 'stop',
+      index: 0,
+      logprobs: choiceLogprobs(m.trace),
+      message,
+    };
   });
   const out: ArtHistory = { messages_and_choices: messagesAndChoices };
   if (history.tools !== undefined && history.tools.length > 0) out.tools = history.tools;
