@@ -40,23 +40,31 @@ import {
 export function fromAgentsSdk(record: unknown, line: number): JsonObject {
   const r = asObject(record, 'the line');
   const envelope = readEnvelope(r, line);
-  const items: unknown[] = [];
+  const items: { item: unknown; path: string }[] = [];
   if (Array.isArray(r['history'])) {
-    items.push(...r['history']);
+    r['history'].forEach((item, i) => {
+      items.push({ item, path: `history[${i}]` });
+    });
   } else {
     const input = r['input'];
-    if (typeof input === 'string') items.push({ role: 'user', content: input });
-    else items.push(...asArray(input, 'history or input'));
-    const generated = r['newItems'] ?? r['output'];
-    for (const item of asArray(generated, 'newItems or output')) {
-      items.push(isObject(item) && isObject(item['rawItem']) ? item['rawItem'] : item);
+    if (typeof input === 'string') items.push({ item: { role: 'user', content: input }, path: 'input' });
+    else {
+      asArray(input, 'history or input').forEach((item, i) => {
+        items.push({ item, path: `input[${i}]` });
+      });
     }
+    const key = r['newItems'] === undefined ? 'output' : 'newItems';
+    asArray(r[key], 'newItems or output').forEach((item, i) => {
+      const raw = isObject(item) && isObject(item['rawItem']);
+      items.push({
+        item: raw ? (item as JsonObject)['rawItem'] : item,
+        path: raw ? `${key}[${i}].rawItem` : `${key}[${i}]`,
+      });
+    });
   }
   const messages: JsonObject[] = [];
   if (typeof r['instructions'] === 'string') messages.push({ role: 'system', content: r['instructions'] });
-  items.forEach((item, i) => {
-    pushItem(messages, asObject(item, `item ${i}`));
-  });
+  for (const { item, path } of items) pushItem(messages, asObject(item, path));
   return assemble(envelope, messages, readTools(r['tools']));
 }
 

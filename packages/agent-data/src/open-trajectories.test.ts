@@ -36,8 +36,9 @@ describe('openTrajectories', () => {
     expect(ids).toEqual(['a@1', 'c@3', 'f@7']);
     expect(issues.map(formatIssue)).toEqual([
       expect.stringMatching(/^runs\.jsonl:2: invalid JSON: /),
-      expect.stringMatching(/^runs\.jsonl:4: reward: /),
-      expect.stringMatching(/^runs\.jsonl:6: messages: /),
+      // The file, the line, the field path and the value.
+      expect.stringMatching(/^runs\.jsonl:4: reward: .*, got the string "high"$/),
+      expect.stringMatching(/^runs\.jsonl:6: messages: .*, got an array$/),
     ]);
     expect(stream.stats).toMatchObject({ lines: 7, valid: 3, skipped: 3 });
   });

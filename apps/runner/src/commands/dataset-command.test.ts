@@ -198,6 +198,29 @@ describe('ftw dataset', () => {
     expect(stderr).toMatch(/error: .*bad\.jsonl:21: invalid JSON/);
   });
 
+  it('warns of a run without a final answer with its line, in the manifest and the table; --strict makes it exit 2', async () => {
+    const input = join(dir, 'unanswered.jsonl');
+    const lines = scriptedLog({ shape: 'ftw', runs: 20, seed: 1 }).trimEnd().split('\n');
+    const cut = JSON.parse(lines[4]!);
+    // Run 5 ends on its tool result: the answer was never logged.
+    cut.messages = cut.messages.slice(0, -1);
+    lines[4] = JSON.stringify(cut);
+    writeFileSync(input, `${lines.join('\n')}\n`);
+    const out = join(dir, 'unanswered-out.jsonl');
+    const args = ['--input', input, '--capacity', '20', '--batch-size', '4', '--keep', '1', '--batches', '5'];
+    expect(await ftw(...args, '--format', 'openai', '--out', out)).toBe(0);
+    expect(stderr).toMatch(
+      /warning: .*unanswered\.jsonl:5: no-final-answer: messages\[\d+\] \(the last\) is a tool message/,
+    );
+    expect(stdout).toMatch(/\| run warnings +\| no-final-answer: 1 \(lines 5\)/);
+    const manifest = JSON.parse(readFileSync(join(dir, 'unanswered-out.manifest.json'), 'utf8'));
+    expect(manifest.input.warnings['no-final-answer']).toEqual({ count: 1, lines: [5] });
+    // A new output path: the strict run must fail on the warning, not on the existing file.
+    const strictOut = join(dir, 'unanswered-strict.jsonl');
+    expect(await ftw(...args, '--format', 'openai', '--out', strictOut, '--strict')).toBe(2);
+    expect(stderr).toMatch(/error: .*unanswered\.jsonl:5: no-final-answer/);
+  });
+
   it('prints the first 20 bad lines and counts the others, all of them skipped in the manifest', async () => {
     const input = join(dir, 'many-bad.jsonl');
     const bad = Array.from({ length: 23 }, (_, i) => `{"broken": ${i}`).join('\n');

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { AgentDataError, buildDataset, formatIssue, type LineIssue } from '@ftw/agent-data';
+import { AgentDataError, buildDataset, formatIssue, type LineIssue, type LineWarning } from '@ftw/agent-data';
 import { Command } from 'commander';
 import { createProgress } from '../cli/progress.js';
 import { UsageError } from '../cli/usage-error.js';
@@ -32,7 +32,7 @@ export function datasetCommand(): Command {
       'turn logged agent runs into an FTW-weighted fine-tuning file (OpenAI, TRL or ART JSONL) with a manifest',
     )
     .requiredOption('--input <file>', 'JSONL log of agent runs')
-    .option('--from <shape>', 'log shape: ftw, openai, ai-sdk, agents or art', 'ftw')
+    .option('--from <shape>', 'log shape: ftw, openai, ai-sdk, ai-sdk-ui, agents or art', 'ftw')
     .requiredOption('--capacity <N>', 'keep the newest N runs (FIFO window)')
     .requiredOption('--batch-size <C>', 'runs per minibatch')
     .requiredOption('--keep <K>', 'runs kept per minibatch (the K best)')
@@ -56,7 +56,11 @@ export function datasetCommand(): Command {
       '--current-logprobs <file>',
       'JSONL of current-policy log-probs { id, logprobs: number[][] } for importance diagnostics',
     )
-    .option('--strict', 'stop at the first bad line (exit 2) instead of skipping it', false)
+    .option(
+      '--strict',
+      'stop at the first bad line or run warning (no final answer, undeclared tool, duplicate call id) with exit 2',
+      false,
+    )
     .option('--seed <seed>', 'seed of the minibatch draws and of the rounding', '0')
     .requiredOption('--format <format>', 'output: openai, trl or art')
     .requiredOption('--out <file>', 'output JSONL file (the manifest is written beside it)')
@@ -75,6 +79,10 @@ export function datasetCommand(): Command {
     const onIssue = (issue: LineIssue): void => {
       if (reported++ < SHOWN_ISSUES) process.stderr.write(`${formatIssue(issue)}\n`);
     };
+    let warned = 0;
+    const onWarning = (warning: LineWarning): void => {
+      if (warned++ < SHOWN_ISSUES) process.stderr.write(`warning: ${formatIssue(warning)}\n`);
+    };
     const { quiet, json, seed, ...options } = flags;
     let built: Awaited<ReturnType<typeof buildDataset>>;
     try {
@@ -83,6 +91,7 @@ export function datasetCommand(): Command {
         seed,
         random: seededStreams(seed).selection,
         onIssue,
+        onWarning,
         onProgress: (stats) => {
           progress.tick(stats.bytes - lastBytes);
           lastBytes = stats.bytes;
@@ -103,6 +112,8 @@ export function datasetCommand(): Command {
     }
     if (reported > SHOWN_ISSUES)
       process.stderr.write(`… and ${reported - SHOWN_ISSUES} more bad lines (skipped)\n`);
+    if (warned > SHOWN_ISSUES)
+      process.stderr.write(`… and ${warned - SHOWN_ISSUES} more run warnings (see the manifest)\n`);
     const { manifest, manifestFile } = built;
     if (json) {
       const { selected: _selected, ...summary } = manifest;

@@ -36,7 +36,19 @@ const manifest = {
     perTask: false,
   },
   seed: 7,
-  input: { file: 'runs.jsonl', sha256: 'a'.repeat(64), bytes: 123_456, lines: 1003, valid: 998, skipped: 2 },
+  input: {
+    file: 'runs.jsonl',
+    sha256: 'a'.repeat(64),
+    bytes: 123_456,
+    lines: 1003,
+    valid: 998,
+    skipped: 2,
+    warnings: {
+      'no-final-answer': { count: 4, lines: [11, 12, 13, 14] },
+      'undeclared-tool': { count: 0, lines: [] },
+      'duplicate-tool-call-id': { count: 1, lines: [77] },
+    },
+  },
   window: { size: 600, evicted: 398, firstLine: 404, lastLine: 1003 },
   output: { file: 'sft.jsonl', format: 'openai', lines: 140, sha256: 'b'.repeat(64) },
   report: {
@@ -83,6 +95,9 @@ describe('datasetSummary', () => {
     // 3 of 128 selections: 2.34375%.
     expect(rows.get('failures imitated')).toEqual(['3 selections (2.3%)']);
     expect(rows.get('importance')).toEqual(['90 of 95 traced runs matched, ESS 71.2 (55.7%)']);
+    expect(rows.get('run warnings')).toEqual([
+      'no-final-answer: 4 (lines 11, 12, 13, …); duplicate-tool-call-id: 1 (lines 77)',
+    ]);
     expect(rows.get('rank (top %)')).toEqual(['selected', 'expected', 'Eq. 5 (distinct)']);
     for (const [k, bin] of bins.entries()) {
       expect(rows.get(`${10 * k}–${10 * (k + 1)}`), `bin ${k}`).toEqual([
@@ -112,6 +127,14 @@ describe('datasetSummary', () => {
           tieRateAfterKeys: 0.4567,
           warnings: [],
         },
+        input: {
+          ...manifest.input,
+          warnings: {
+            'no-final-answer': { count: 0, lines: [] },
+            'undeclared-tool': { count: 0, lines: [] },
+            'duplicate-tool-call-id': { count: 0, lines: [] },
+          },
+        },
         importance: null,
       },
       'm.json',
@@ -123,6 +146,7 @@ describe('datasetSummary', () => {
     // 1.5 / 127.456 = 1.1769%.
     expect(rows.get('failures imitated')).toEqual(['1.50 selections (1.2%)']);
     expect(rows.has('importance')).toBe(false);
+    expect(rows.has('run warnings')).toBe(false);
     expect(text.endsWith('manifest: m.json\n')).toBe(true);
   });
 });

@@ -6,8 +6,8 @@ const number = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFix
 
 /**
  * The text `ftw dataset` prints: what was read, the window, what was written, the FTW diagnostics (tie
- * rate at the cut, failures imitated, the minibatch success budget) and the selections by rank against
- * Eq. 5, then any warnings.
+ * rate at the cut, failures imitated, the minibatch success budget), the runs with warnings (and their
+ * first lines) and the selections by rank against Eq. 5, then any warnings.
  *
  * @param manifest - the dataset's manifest
  * @param manifestFile - where the manifest was written
@@ -44,6 +44,18 @@ export function datasetSummary(manifest: DatasetManifest, manifestFile: string):
       `${number(report.eliteFailures)} selections (${percent(report.eliteFailureShare)})`,
     ],
   ];
+  const warned = Object.entries(input.warnings).filter(([, w]) => w.count > 0);
+  if (warned.length > 0) {
+    rows.push([
+      'run warnings',
+      warned
+        .map(
+          ([kind, w]) =>
+            `${kind}: ${w.count} (lines ${w.lines.slice(0, 3).join(', ')}${w.count > 3 ? ', …' : ''})`,
+        )
+        .join('; '),
+    ]);
+  }
   if (manifest.importance !== null) {
     const imp = manifest.importance;
     rows.push([
