@@ -16,10 +16,10 @@ import {
  *
  * `messages_and_choices` mixes chat message dicts with Chat Completions `Choice` objects
  * (`{ finish_reason, index, logprobs, message }`), which ART treats as the trainable turns: each choice
- * becomes an assistant message whose trace holds `logprobs.content[].logprob` (and `.token`), and an
- * assistant message logged as a plain dict gets `weight: 0` (context, not trained on, as in ART), with the policy version
- * when the run did not span versions (`initial_policy_version` equal to `final_policy_version`, or only
- * one given). Id and task are read from the line or its `metadata`; `metrics` are kept in
+ * becomes an assistant message whose trace holds `logprobs.content[].logprob` (and `.token`), with the
+ * policy version when the run did not span versions (`initial_policy_version` equal to
+ * `final_policy_version`, or only one given); an assistant message logged as a plain dict gets `weight: 0`
+ * (context, never a target, as in ART). Id and task are read from the line or its `metadata`; `metrics` are kept in
  * `metadata.metrics`. `additional_histories` (sub-agents' conversations, each `{ messages_and_choices,
  * tools }`) become `additionalHistories`, read the same way; empty ones are left out.
  *

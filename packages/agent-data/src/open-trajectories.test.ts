@@ -59,6 +59,25 @@ describe('openTrajectories', () => {
     });
   });
 
+  it('names the line, the field path and the value of a bad OpenAI weight', async () => {
+    const issues: LineIssue[] = [];
+    const line = {
+      reward: 1,
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: 'y', weight: 0.5 },
+      ],
+    };
+    for await (const _ of openTrajectories(Readable.from([`\n${JSON.stringify(line)}\n`]), {
+      from: 'openai',
+      name: 'chat.jsonl',
+      onIssue: (i) => issues.push(i),
+    }));
+    expect(issues.map(formatIssue)).toEqual([
+      'chat.jsonl:2: messages[1].weight must be 0 or 1, got number 0.5',
+    ]);
+  });
+
   it('names the importer field that is missing', async () => {
     const issues: LineIssue[] = [];
     const stream = openTrajectories(Readable.from(['{"messages": [{"role": "user", "content": "x"}]}\n']), {
