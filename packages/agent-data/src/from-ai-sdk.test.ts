@@ -128,6 +128,10 @@ describe('fromAiSdk: every step of a multi-step result (AI SDK 5)', () => {
     expect(read({ steps: v5Steps })).toEqual(expected);
     // Whichever step holds the most: the order in which a logger kept them does not matter.
     expect(read({ steps: [v5Steps[2]!, v5Steps[0]!, v5Steps[1]!] })).toEqual(expected);
+    // Steps logged with their response only (no content, no toolCalls): the longest holds every step.
+    const responsesOnly = v5Steps.map((step) => ({ response: step.response }));
+    expect(read({ steps: responsesOnly })).toEqual(expected);
+    expect(read({ steps: [responsesOnly[2]!, responsesOnly[0]!, responsesOnly[1]!] })).toEqual(expected);
   });
 
   it('reads the steps’ content (tool errors included) when no messages were kept', () => {
