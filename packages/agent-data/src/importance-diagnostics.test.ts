@@ -146,6 +146,19 @@ describe('importanceDiagnostics', () => {
     expect(d).toMatchObject({ matched: 1, mismatched: 1 });
     await expect(importanceDiagnostics(items, [1, 1, 0, 0], file([{ id: 'a' }]))).rejects.toMatchObject({
       code: 'BAD_LINE',
+      message: expect.stringMatching(
+        /:1: logprobs must be an array of arrays of numbers, got nothing \(the field is missing\)/,
+      ),
     });
+    await expect(
+      importanceDiagnostics(
+        items,
+        [1, 1, 0, 0],
+        file([
+          { id: 'a', logprobs: [] },
+          { id: 7, logprobs: [] },
+        ]),
+      ),
+    ).rejects.toMatchObject({ message: expect.stringMatching(/:2: id must be a string, got number 7/) });
   });
 });

@@ -1,5 +1,6 @@
 import { AgentDataError } from './agent-data-error.js';
 import { readJsonlLines } from './jsonl-lines.js';
+import { kind } from './record-fields.js';
 import { assistantTurns, type Trajectory } from './trajectory-schema.js';
 
 /** Importance-weight diagnostics of a selection (runs with traces and current log-probabilities). */
@@ -78,9 +79,11 @@ export async function importanceDiagnostics(
       throw new AgentDataError('BAD_LINE', `${name}:${line}: invalid JSON: ${(error as Error).message}`);
     }
     if (typeof record?.id !== 'string' || !Array.isArray(record.logprobs)) {
+      const field = typeof record?.id !== 'string' ? 'id' : 'logprobs';
+      const value = (record as Record<string, unknown> | null)?.[field];
       throw new AgentDataError(
         'BAD_LINE',
-        `${name}:${line}: expected { "id": string, "logprobs": number[][] }`,
+        `${name}:${line}: ${field} must be ${field === 'id' ? 'a string' : 'an array of arrays of numbers'}, got ${kind(value)} (a line is { "id": string, "logprobs": number[][] })`,
       );
     }
     const entry = traced.get(record.id);
