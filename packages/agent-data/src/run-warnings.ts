@@ -1,4 +1,4 @@
-import { type Trajectory, trajectoryHistories } from './trajectory-schema.js';
+import type { ChatMessage, Trajectory } from './trajectory-schema.js';
 
 /**
  * What a valid run may still get wrong for training, checked on every conversation of the run:
@@ -33,46 +33,81 @@ export interface RunWarning {
  * ```
  */
 export function runWarnings(trajectory: Trajectory): RunWarning[] {
-  const found = new Map<RunWarningKind, string>();
+  // On the reader's hot path: no allocation for a run without tool calls that ends with an answer.
+  let found: Map<RunWarningKind, string> | undefined;
   const note = (kind: RunWarningKind, detail: string): void => {
+    found ??= new Map();
     if (!found.has(kind)) found.set(kind, detail);
   };
-  trajectoryHistories(trajectory).forEach((history, h) => {
-    const where = h === 0 ? 'messages' : `additionalHistories[${h - 1}].messages`;
-    const last = history.messages[history.messages.length - 1]!;
-    const index = history.messages.length - 1;
-    if (last.role !== 'assistant') {
-      note(
-        'no-final-answer',
-        `${where}[${index}] (the last) is a ${last.role} message, not an assistant answer`,
-      );
-    } else if (last.tool_calls !== undefined && last.tool_calls.length > 0) {
-      note(
-        'no-final-answer',
-        `${where}[${index}] (the last) calls ${last.tool_calls[0]!.function.name} and no answer follows`,
-      );
+  checkConversation(trajectory.messages, trajectory.tools, 'messages', note);
+  const histories = trajectory.additionalHistories;
+  if (histories !== undefined) {
+    for (let h = 0; h < histories.length; h++) {
+      const history = histories[h]!;
+      const where = `additionalHistories[${h}].messages`;
+      checkConversation(history.messages, history.tools ?? trajectory.tools, where, note);
     }
-    const tools = history.tools ?? (h === 0 ? undefined : trajectory.tools);
-    const declared = new Set((tools ?? []).map((t) => t.function.name));
-    const ids = new Map<string, string>();
-    history.messages.forEach((m, i) => {
-      if (m.role !== 'assistant' || m.tool_calls === undefined) return;
-      m.tool_calls.forEach((call, c) => {
-        const path = `${where}[${i}].tool_calls[${c}]`;
-        if (!declared.has(call.function.name)) {
-          const list = declared.size === 0 ? 'declares no tools' : `declares ${[...declared].join(', ')}`;
-          note('undeclared-tool', `${path} calls ${JSON.stringify(call.function.name)}, but the run ${list}`);
-        }
-        const previous = ids.get(call.id);
-        if (previous !== undefined) {
-          note('duplicate-tool-call-id', `${path}.id ${JSON.stringify(call.id)} is also ${previous}.id`);
-        }
-        ids.set(call.id, path);
-      });
-    });
-  });
-  return RUN_WARNINGS.flatMap((kind) => {
+  }
+  if (found === undefined) return [];
+  const warnings: RunWarning[] = [];
+  for (const kind of RUN_WARNINGS) {
     const detail = found.get(kind);
-    return detail === undefined ? [] : [{ kind, detail }];
-  });
+    if (detail !== undefined) warnings.push({ kind, detail });
+  }
+  return warnings;
+}
+
+/** More tool calls than any one message holds (2^20), and small enough that i × it + c stays exact. */
+const CALL_SLOTS = 2 ** 20;
+
+function checkConversation(
+  messages: readonly ChatMessage[],
+  tools: Trajectory['tools'],
+  where: string,
+  note: (kind: RunWarningKind, detail: string) => void,
+): void {
+  const index = messages.length - 1;
+  const last = messages[index]!;
+  if (last.role !== 'assistant') {
+    note(
+      'no-final-answer',
+      `${where}[${index}] (the last) is a ${last.role} message, not an assistant answer`,
+    );
+  } else if (last.tool_calls !== undefined && last.tool_calls.length > 0) {
+    note(
+      'no-final-answer',
+      `${where}[${index}] (the last) calls ${last.tool_calls[0]!.function.name} and no answer follows`,
+    );
+  }
+  // A call's place as one number, message index × CALL_SLOTS + call index: paths are built only for a warning.
+  const path = (at: number): string =>
+    `${where}[${Math.floor(at / CALL_SLOTS)}].tool_calls[${at % CALL_SLOTS}]`;
+  let ids: Map<string, number> | undefined;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant' || m.tool_calls === undefined) continue;
+    for (let c = 0; c < m.tool_calls.length; c++) {
+      const call = m.tool_calls[c]!;
+      const at = i * CALL_SLOTS + c;
+      if (tools === undefined || !tools.some((t) => t.function.name === call.function.name)) {
+        const list =
+          tools === undefined || tools.length === 0
+            ? 'declares no tools'
+            : `declares ${tools.map((t) => t.function.name).join(', ')}`;
+        note(
+          'undeclared-tool',
+          `${path(at)} calls ${JSON.stringify(call.function.name)}, but the run ${list}`,
+        );
+      }
+      ids ??= new Map();
+      const previous = ids.get(call.id);
+      if (previous !== undefined) {
+        note(
+          'duplicate-tool-call-id',
+          `${path(at)}.id ${JSON.stringify(call.id)} is also ${path(previous)}.id`,
+        );
+      }
+      ids.set(call.id, at);
+    }
+  }
 }
