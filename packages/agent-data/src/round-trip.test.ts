@@ -76,7 +76,8 @@ interface Holds {
   readonly weight: 'both' | 'excluded' | false;
   readonly logprobs: boolean;
 }
-const HOLDS: Record<Exclude<InputFormat, 'ftw'>, Holds> = {
+const HOLDS: Record<InputFormat, Holds> = {
+  ftw: { weight: 'both', logprobs: true },
   openai: { weight: 'both', logprobs: false },
   'ai-sdk': { weight: false, logprobs: false },
   'ai-sdk-ui': { weight: false, logprobs: false },
@@ -97,7 +98,28 @@ const chatCall = (c: Call) => ({
 const content = (t: Turn) => (t.text === '' && t.calls.length > 0 ? null : t.text);
 
 /** The run in each shape, as its SDK logs it. */
-const RENDER: Record<Exclude<InputFormat, 'ftw'>, (r: Run) => Record<string, unknown>> = {
+const RENDER: Record<InputFormat, (r: Run) => Record<string, unknown>> = {
+  // The package's own schema: weights and traces (tokens, log-probabilities) on the assistant turns.
+  ftw: (r) => ({
+    id: 'run',
+    task: 'task',
+    reward: r.reward,
+    ...(declared(r).length > 0 ? { tools: declared(r) } : {}),
+    messages: [
+      ...(r.system === undefined ? [] : [{ role: 'system', content: r.system }]),
+      { role: 'user', content: r.user },
+      ...r.turns.flatMap((t) => [
+        {
+          role: 'assistant',
+          content: content(t),
+          ...(t.calls.length > 0 ? { tool_calls: t.calls.map(chatCall) } : {}),
+          weight: t.weight,
+          trace: { logprobs: t.logprobs.map((l) => l.logprob), tokens: t.logprobs.map((l) => l.token) },
+        },
+        ...t.calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: c.result })),
+      ]),
+    ],
+  }),
   // OpenAI supervised fine-tuning chat format, assistant `weight` 0 or 1.
   openai: (r) => ({
     id: 'run',
@@ -287,10 +309,10 @@ function trlMessages(r: Run): TrlMessage[] {
   ];
 }
 
-const importRun = (format: Exclude<InputFormat, 'ftw'>, r: Run): Trajectory =>
+const importRun = (format: InputFormat, r: Run): Trajectory =>
   trajectorySchema.parse(importerFor(format)(JSON.parse(JSON.stringify(RENDER[format](r))), 1));
 
-describe.each(Object.keys(HOLDS) as Exclude<InputFormat, 'ftw'>[])('round trip from %s', (format) => {
+describe.each(Object.keys(HOLDS) as InputFormat[])('round trip from %s', (format) => {
   const holds = HOLDS[format];
 
   test.prop([run])('keeps the conversation, the tools and the reward in the openai output', (r) => {
