@@ -4,7 +4,7 @@
 // log-probabilities) and rendered in each shape as its SDK documents it (see the importers' tests for the
 // sources); the expected outputs are built here from that form, not by the exporters.
 import { fc, test } from '@fast-check/vitest';
-import { describe, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type InputFormat, importerFor } from './input-format.js';
 import { toArtRecord } from './to-art-record.js';
 import { toOpenAIRecord } from './to-openai-record.js';
@@ -372,4 +372,36 @@ describe.each(Object.keys(HOLDS) as InputFormat[])('round trip from %s', (format
       expect(record.messages_and_choices).toEqual(expected);
     },
   );
+});
+
+describe('log-probabilities of a logged OpenAI call', () => {
+  it("reach the ART Choice of the response's turn, token by token", () => {
+    // A logged Chat Completions call (https://platform.openai.com/docs/api-reference/chat/object).
+    const logprobs = {
+      content: [
+        { token: 'It', logprob: -0.25, bytes: [73, 116], top_logprobs: [] },
+        { token: ' is', logprob: -1.5, bytes: null, top_logprobs: [] },
+      ],
+    };
+    const t = trajectorySchema.parse(
+      importerFor('openai')(
+        {
+          reward: 1,
+          request: { messages: [{ role: 'user', content: 'Weather?' }] },
+          response: {
+            choices: [
+              { index: 0, finish_reason: 'stop', logprobs, message: { role: 'assistant', content: 'It is' } },
+            ],
+          },
+        },
+        1,
+      ),
+    );
+    expect(toArtRecord(t).messages_and_choices[1]).toEqual({
+      finish_reason: 'stop',
+      index: 0,
+      logprobs: { content: logprobs.content.map((c) => ({ ...c, bytes: null })) },
+      message: { role: 'assistant', content: 'It is' },
+    });
+  });
 });
