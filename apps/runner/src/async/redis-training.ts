@@ -192,8 +192,10 @@ function redisLearner(
  * pool; this process is the learner. Each iteration it waits for at least `rollouts` new episodes, read
  * with a {@link PoolMirror}, takes an update from the pool's sample-to-insert rate limiter (one update
  * per `rollouts` inserts, tolerance 1, so the actors run at most about one iteration ahead), updates with
- * the configured method on those episodes, and publishes the new policy. With `--env sokoban` the actors
- * send positions by name and the learner numbers them ({@link learnerEpisode}); a tabular policy is then
+ * the configured method on those episodes (FTW selecting from the mirror's pool itself), and publishes the
+ * new policy. Each metrics row records where its update replays from ({@link UpdateReplay}). With
+ * `--env sokoban` the actors send positions by name and the mirror numbers them as it reads them
+ * ({@link learnerTrajectory}); a tabular policy is then
  * published with the name of each row, as the rows each update moved once a first snapshot is out
  * ({@link PolicyPublisher}). Before each update the learner scores
  * again every arrived step taken with its current version (`behaviourCheck`).
