@@ -28,18 +28,21 @@ return { current, redis.call('HGET', KEYS[1], 'inserts'), redis.call('HGET', KEY
 `);
 
 /**
- * Pushes trajectories, each its own stream entry, in order. KEYS: stream, meta, then one id key per
- * trajectory. ARGV: trim threshold, id expiry (ms), limited ('1'/'0'), ratio r, min size m, tolerance e,
- * then (trajectory id, bytes) per trajectory.
+ * Pushes trajectories, each its own stream entry, in order. KEYS: stream, meta, ids (hash: trajectory id →
+ * entry id), id order (list of the same ids, newest first). ARGV: trim threshold, ids remembered D,
+ * limited ('1'/'0'), ratio r, min size m, tolerance e, then (trajectory id, bytes) per trajectory.
  *
- * A trajectory whose id key exists was pushed before: it is not added again, and its first entry id is
- * returned. Otherwise, with the rate limit on, an insert is allowed iff inserts + 1 <= m or
- * r (inserts + 1) - updates <= r m + e; the first refusal stops the batch (the rest are not added).
+ * A trajectory whose id is in the ids hash was pushed before: it is not added again, and its first entry
+ * id is returned. Otherwise, with the rate limit on, an insert is allowed iff inserts + 1 <= m or
+ * r (inserts + 1) - updates <= r m + e; the first refusal stops the batch (the rest are not added). Each
+ * insert records its id in the hash and at the head of the list and, once the list holds more than D ids,
+ * forgets the oldest (from both), so both hold exactly the ids of the newest min(inserts, D) inserts.
  * Returns { added-or-duplicate flag (1 new, 0 duplicate), entry id } for each trajectory handled.
  */
 export const PUSH_SCRIPT: LuaScript = script(`
 local inserts = tonumber(redis.call('HGET', KEYS[2], 'inserts'))
 if not inserts then return redis.error_reply('FTW_POOL_NOT_FOUND') end
+local remembered = tonumber(ARGV[2])
 local limited = ARGV[3] == '1'
 local updates, ratio, minSize, maxDiff = 0, 0, 0, 0
 if limited then
@@ -50,9 +53,8 @@ if limited then
 end
 local out = {}
 local added = 0
-for i = 3, #KEYS do
-  local a = 2 * i + 1
-  local existing = redis.call('GET', KEYS[i])
+for a = 7, #ARGV, 2 do
+  local existing = redis.call('HGET', KEYS[3], ARGV[a])
   if existing then
     out[#out + 1] = 0
     out[#out + 1] = existing
@@ -61,7 +63,10 @@ for i = 3, #KEYS do
     inserts = inserts + 1
     local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*',
       'id', ARGV[a], 'n', string.format('%d', inserts), 't', ARGV[a + 1])
-    redis.call('SET', KEYS[i], id, 'PX', ARGV[2])
+    redis.call('HSET', KEYS[3], ARGV[a], id)
+    if redis.call('LPUSH', KEYS[4], ARGV[a]) > remembered then
+      redis.call('HDEL', KEYS[3], redis.call('RPOP', KEYS[4]))
+    end
     added = added + 1
     out[#out + 1] = 1
     out[#out + 1] = id

@@ -12,8 +12,10 @@ export interface PoolKeys {
   readonly policyDeltas: string;
   /** Channel (not a key): each published version, as text, for followers that watch it. */
   readonly policyChannel: string;
-  /** Prefix of the per-trajectory-id keys that make pushes idempotent. */
-  readonly idPrefix: string;
+  /** Hash: trajectory id → entry id, for the ids of the newest inserts (what makes pushes idempotent). */
+  readonly ids: string;
+  /** List: the same ids, newest first, so that the oldest is forgotten first. */
+  readonly idOrder: string;
   /** Hash: the pool's notes (see `RedisPool.writeNote`). */
   readonly notes: string;
 }
@@ -43,7 +45,8 @@ export function poolKeys(name: string): PoolKeys {
     policy: `${tag}:policy`,
     policyDeltas: `${tag}:policy-deltas`,
     policyChannel: `${tag}:policy-version`,
-    idPrefix: `${tag}:id:`,
+    ids: `${tag}:ids`,
+    idOrder: `${tag}:id-order`,
     notes: `${tag}:notes`,
   };
 }

@@ -1,3 +1,4 @@
+import type { DecodedTrajectory } from '@ftw/replay-pool';
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { uniqueName, useRedisServer } from '../test/redis-server.js';
@@ -140,5 +141,68 @@ describe('PoolMirror', () => {
       /RANGE_TRIMMED: the stream holds 0 of the 2 trajectories/,
     );
     await Promise.all([pool.close(), mirror.close()]);
+  });
+
+  it('holds what prepare makes of each entry, skips what it refuses, and rebuilds the same for replay', async () => {
+    const name = uniqueName('mirror-prepare');
+    const pool = await RedisPool.open(server().url, { name, capacity: 4, retain: 4 });
+    // Observations numbered by the reader, from names the writers send; an odd return is refused.
+    const numbers = new Map<string, number>();
+    const prepare = (t: DecodedTrajectory) => {
+      if (t.return % 2 === 1) return null;
+      const names = (t.metadata as { names: string[] }).names;
+      const observations = Float64Array.from(names, (n) => {
+        if (!numbers.has(n)) numbers.set(n, numbers.size);
+        return numbers.get(n)!;
+      });
+      return {
+        actions: t.actions,
+        logProbs: t.logProbs,
+        versions: t.versions,
+        return: t.return,
+        observations,
+      };
+    };
+    const mirror = await PoolMirror.open(server().url, { name, prepare });
+    const named = (r: number, names: string[]) => ({ ...one(r), metadata: { names } });
+    await pool.pushMany([named(0, ['a', 'b']), named(1, ['c', 'd']), named(2, ['b', 'e'])]);
+    expect(await mirror.sync()).toEqual({ added: 2, skipped: 1, lag: 3 });
+    expect(mirror.malformedCount).toBe(1);
+    expect(mirror.lastMalformedReason).toMatch(/: refused by prepare$/);
+    expect([0, 1].map((p) => Array.from(mirror.pool.at(p).observations!))).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
+    expect(mirror.pool.at(1).metadata).toBeUndefined();
+    const range = mirror.range();
+    const replayed = await mirror.readRange(range);
+    expect([0, 1].map((p) => Array.from(replayed.at(p).observations!))).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
+    // A trajectory the local pool refuses (a positive log-probability) is skipped too, with the reason.
+    const bad = await PoolMirror.open(server().url, {
+      name,
+      prepare: (t) => ({ ...t, logProbs: Float64Array.of(0.5, -1) }),
+    });
+    expect(await bad.sync()).toEqual({ added: 0, skipped: 3, lag: 3 });
+    expect(bad.lastMalformedReason).toMatch(/prepared trajectory refused: .*logProbs\[0\]/);
+    // A prepare that throws ends the sync with nothing added; the next sync reads the same entries.
+    let fail = true;
+    const throwing = await PoolMirror.open(server().url, {
+      name,
+      prepare: (t) => {
+        if (fail && t.return === 2) throw new Error('registry unavailable');
+        return t;
+      },
+    });
+    await expect(throwing.sync()).rejects.toThrow('registry unavailable');
+    expect([throwing.pool.size, throwing.lastEntryId]).toEqual([0, undefined]);
+    fail = false;
+    expect(await throwing.sync()).toEqual({ added: 3, skipped: 0, lag: 3 });
+    await expect(PoolMirror.open(server().url, { name, prepare: 3 as never })).rejects.toThrow(
+      'prepare must be a function, got 3',
+    );
+    await Promise.all([pool.close(), mirror.close(), bad.close(), throwing.close()]);
   });
 });

@@ -1,5 +1,5 @@
 import { describeValue } from '@ftw/internal';
-import { type DecodedTrajectory, decodeTrajectory, ReplayPool } from '@ftw/replay-pool';
+import { type DecodedTrajectory, decodeTrajectory, ReplayPool, type TrajectoryInput } from '@ftw/replay-pool';
 import { OPEN_SCRIPT } from './lua-scripts.js';
 import { type PoolKeys, poolKeys } from './pool-keys.js';
 import { type ConnectionOptions, RedisConnection, scriptError } from './redis-connection.js';
@@ -16,6 +16,15 @@ export interface PoolMirrorOptions extends ConnectionOptions {
    * @defaultValue 1000
    */
   readonly readChunk?: number;
+  /**
+   * What the local pool holds of each entry: the decoded trajectory, or what this returns for it (e.g.
+   * observations numbered the learner's way), or nothing for `null` (the entry is skipped and counted in
+   * {@link PoolMirror.malformedCount}, as is a returned trajectory the pool refuses). It must give the same
+   * answer for the same trajectory every time, so that {@link PoolMirror.readRange} rebuilds the same pool.
+   * An error it throws ends the sync before anything is added.
+   * @defaultValue the decoded trajectory itself
+   */
+  readonly prepare?: ((trajectory: DecodedTrajectory) => TrajectoryInput | null) | undefined;
 }
 
 /** What one {@link PoolMirror.sync} did. */
@@ -47,6 +56,13 @@ export interface EntryRange {
 }
 
 type RawEntry = [Buffer, Buffer[]];
+
+/** An entry as the local pool takes it, or why it is skipped. */
+interface Decoded {
+  readonly trajectory?: TrajectoryInput;
+  readonly n?: number;
+  readonly reason?: string;
+}
 
 function field(fields: Buffer[], name: string): Buffer | undefined {
   for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i]!.toString() === name) return fields[i + 1];
@@ -94,6 +110,7 @@ export class PoolMirror {
   readonly #capacity: number;
   readonly #chunk: number;
   readonly #maxVersionLag: number | undefined;
+  readonly #prepare: ((trajectory: DecodedTrajectory) => TrajectoryInput | null) | undefined;
   readonly #pool: ReplayPool;
   /** Stream entry id of each trajectory held, by local sequence modulo capacity. */
   readonly #entryIds: string[];
@@ -113,6 +130,7 @@ export class PoolMirror {
     this.#capacity = capacity;
     this.#chunk = options.readChunk ?? 1000;
     this.#maxVersionLag = options.maxVersionLag;
+    this.#prepare = options.prepare;
     this.#pool = new ReplayPool({ capacity, maxVersionLag: options.maxVersionLag });
     this.#entryIds = new Array<string>(capacity);
   }
@@ -136,6 +154,9 @@ export class PoolMirror {
     const chunk = options.readChunk ?? 1000;
     if (!Number.isSafeInteger(chunk) || chunk < 1 || chunk > 100_000) {
       throw new RangeError(`readChunk must be an integer in [1, 100000], got ${describeValue(chunk)}`);
+    }
+    if (options.prepare !== undefined && typeof options.prepare !== 'function') {
+      throw new TypeError(`prepare must be a function, got ${describeValue(options.prepare)}`);
     }
     // The local pool validates maxVersionLag; check it before connecting.
     new ReplayPool({ capacity: 1, maxVersionLag: options.maxVersionLag });
@@ -251,21 +272,31 @@ export class PoolMirror {
       upper = `(${reply[reply.length - 1]![0].toString()}`;
     }
     const lag = Math.max(0, inserts - this.#newestInsert);
+    // Everything is decoded and prepared, oldest first as pushed, before the first push, so that a
+    // throwing `prepare` leaves the mirror as it was.
+    const prepared: Decoded[] = [];
+    for (let k = collected.length - 1; k >= 0; k--) prepared[k] = this.#decode(collected[k]!);
     let added = 0;
     let skipped = 0;
     for (let k = collected.length - 1; k >= 0; k--) {
       const entry = collected[k]!;
-      const { trajectory, n, reason } = decodeEntry(entry);
-      if (trajectory === undefined) {
-        skipped++;
-        this.#malformed++;
-        this.#lastMalformed = `entry ${entry[0].toString()}: ${reason}`;
-        continue;
+      const { trajectory, n } = prepared[k]!;
+      let reason = prepared[k]!.reason;
+      if (trajectory !== undefined) {
+        try {
+          const sequence = this.#pool.push(trajectory);
+          this.#entryIds[sequence % this.#capacity] = entry[0].toString();
+          this.#newestInsert = Math.max(this.#newestInsert, n!);
+          added++;
+          continue;
+        } catch (error) {
+          if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
+          reason = `prepared trajectory refused: ${error.message}`;
+        }
       }
-      const sequence = this.#pool.push(trajectory);
-      this.#entryIds[sequence % this.#capacity] = entry[0].toString();
-      this.#newestInsert = Math.max(this.#newestInsert, n!);
-      added++;
+      skipped++;
+      this.#malformed++;
+      this.#lastMalformed = `entry ${entry[0].toString()}: ${reason}`;
     }
     if (collected.length > 0) this.#lastId = collected[0]![0].toString();
     return { added, skipped, lag };
@@ -293,9 +324,13 @@ export class PoolMirror {
         String(this.#chunk),
       ])) as RawEntry[];
       if (first && reply[0]?.[0].toString() !== range.first) break;
-      for (const entry of reply) {
-        const { trajectory } = decodeEntry(entry);
-        if (trajectory !== undefined) pool.push(trajectory);
+      for (const { trajectory } of reply.map((entry) => this.#decode(entry))) {
+        if (trajectory === undefined) continue;
+        try {
+          pool.push(trajectory);
+        } catch (error) {
+          if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
+        }
       }
       if (reply.length < this.#chunk) break;
       start = `(${reply[reply.length - 1]![0].toString()}`;
@@ -307,6 +342,14 @@ export class PoolMirror {
       );
     }
     return pool;
+  }
+
+  /** An entry decoded and prepared, or why it is skipped. */
+  #decode(entry: RawEntry): Decoded {
+    const decoded = decodeEntry(entry);
+    if (decoded.trajectory === undefined || this.#prepare === undefined) return decoded;
+    const trajectory = this.#prepare(decoded.trajectory);
+    return trajectory === null ? { reason: 'refused by prepare' } : { trajectory, n: decoded.n! };
   }
 
   /** Closes the connection. */

@@ -145,6 +145,122 @@ describe('RedisPool.pushMany', () => {
   });
 });
 
+describe('RedisPool ids', () => {
+  const remembered = (pool: RedisPool) => pool.capacity + pool.retain + pool.idWindow;
+
+  it('refuses an id among the newest N + retain + idWindow inserts and adds it again one insert later', async () => {
+    const name = uniqueName('window');
+    const pool = await RedisPool.open(server().url, { name, capacity: 3, retain: 2, idWindow: 4 });
+    expect(remembered(pool)).toBe(9);
+    const [first] = await pool.pushMany([one(0)], { ids: ['x'] });
+    const others = (from: number, count: number) =>
+      pool.pushMany(
+        Array.from({ length: count }, (_, k) => one(from + k)),
+        { ids: Array.from({ length: count }, (_, k) => `o${from + k}`) },
+      );
+    // 8 = D - 1 inserts after x: x is still remembered, whatever the time since.
+    await others(1, 8);
+    expect(await pool.push(one(50), 'x')).toEqual({ id: 'x', entryId: first!.entryId, duplicate: true });
+    // The refused push was no insert; one more (D after x) and x is forgotten: it is added again.
+    await others(9, 1);
+    const again = await pool.push(one(51), 'x');
+    expect(again.duplicate).toBe(false);
+    expect(again.entryId).not.toBe(first!.entryId);
+    expect(await pool.counters()).toEqual({ inserts: 11, updates: 0 });
+    await pool.close();
+  });
+
+  it('holds the ids of exactly the newest D inserts after 10 × D pushes, and no other key', async () => {
+    const name = uniqueName('bounded');
+    const pool = await RedisPool.open(server().url, { name, capacity: 40, retain: 10, batchSize: 30 });
+    const d = remembered(pool);
+    expect(d).toBe(90);
+    const ids = Array.from({ length: 10 * d }, (_, k) => `actor-${k % 3}/episode-${k}`);
+    for (let k = 0; k < ids.length; k += 100) {
+      const slice = ids.slice(k, k + 100);
+      await pool.pushMany(
+        slice.map((_, i) => one(k + i)),
+        { ids: slice },
+      );
+    }
+    const client = createClient({ url: server().url });
+    await client.connect();
+    const tag = `{${name}}`;
+    expect(await client.hLen(`${tag}:ids`)).toBe(d);
+    expect(await client.lRange(`${tag}:id-order`, 0, -1)).toEqual(ids.slice(-d).reverse());
+    expect(Object.keys(await client.hGetAll(`${tag}:ids`)).sort()).toEqual(ids.slice(-d).sort());
+    const keys: string[] = [];
+    for await (const batch of client.scanIterator({ MATCH: `${tag}*`, COUNT: 1000 })) keys.push(...batch);
+    expect(keys.sort()).toEqual([`${tag}:id-order`, `${tag}:ids`, `${tag}:meta`, `${tag}:trajectories`]);
+    await client.close();
+    await pool.close();
+  });
+
+  it('agrees with a model of the newest D ids for random pushes, and no D + 1 consecutive entries share an id', async () => {
+    const client = createClient({ url: server().url });
+    await client.connect();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 0, max: 4 }),
+        fc.array(fc.array(fc.integer({ min: 0, max: 11 }), { minLength: 1, maxLength: 6 }), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        async (capacity, retain, idWindow, calls) => {
+          const name = uniqueName('ids-model');
+          const pool = await RedisPool.open(server().url, { name, capacity, retain, idWindow, batchSize: 2 });
+          const d = capacity + retain + idWindow;
+          // The model: ids of the inserts, newest last, with their entry ids.
+          const inserted: { id: string; entryId: string }[] = [];
+          for (const call of calls) {
+            const ids = call.map((k) => `t${k}`);
+            const results = await pool.pushMany(
+              call.map((k) => one(k)),
+              { ids },
+            );
+            for (const [k, result] of results.entries()) {
+              const known = inserted.slice(-d).find((e) => e.id === ids[k]);
+              expect(result.duplicate).toBe(known !== undefined);
+              if (known !== undefined) expect(result.entryId).toBe(known.entryId);
+              else inserted.push({ id: ids[k]!, entryId: result.entryId });
+            }
+          }
+          const tag = `{${name}}`;
+          expect(await client.lRange(`${tag}:id-order`, 0, -1)).toEqual(
+            inserted
+              .slice(-d)
+              .map((e) => e.id)
+              .reverse(),
+          );
+          expect(await client.hLen(`${tag}:ids`)).toBe(Math.min(d, inserted.length));
+          const newest = await client.xRevRange(`${tag}:trajectories`, '+', '-', { COUNT: d + 1 });
+          const streamIds = (newest ?? []).map((e) => e.message['id']);
+          expect(new Set(streamIds).size).toBe(streamIds.length);
+          await pool.close();
+        },
+      ),
+      { numRuns: 25 },
+    );
+    await client.close();
+  });
+
+  it('is part of the configuration every process shares, and named when invalid', async () => {
+    const name = uniqueName('id-config');
+    const pool = await RedisPool.open(server().url, { name, capacity: 8, idWindow: 100 });
+    const joined = await RedisPool.open(server().url, { name });
+    expect(joined.idWindow).toBe(100);
+    expect(await codeOf(RedisPool.open(server().url, { name, capacity: 8 }))).toBe('CONFIG_MISMATCH');
+    const defaulted = await RedisPool.open(server().url, { name: uniqueName('id-config'), capacity: 8 });
+    expect(defaulted.idWindow).toBe(8);
+    await expect(
+      RedisPool.open(server().url, { name: uniqueName('id-config'), capacity: 8, idWindow: -1 }),
+    ).rejects.toThrow('idWindow must be an integer in [0, 67108864], got -1');
+    await Promise.all([pool.close(), joined.close(), defaulted.close()]);
+  });
+});
+
 describe('RedisPool policies', () => {
   it('publishes version and parameters together, only forward, and a retry is harmless', async () => {
     const name = uniqueName('policy');

@@ -38,11 +38,13 @@ export interface RedisPoolOptions extends ConnectionOptions {
   /** Optional sample-to-insert rate limit (see {@link RateLimit}). */
   readonly rateLimit?: RateLimit | undefined;
   /**
-   * How long a trajectory id is remembered, so that pushing it again (a retry after a lost connection)
-   * adds nothing.
-   * @defaultValue 3600000 (one hour)
+   * Trajectory ids remembered beyond N + retain: the pool remembers the ids of the newest
+   * D = N + retain + idWindow inserts, so that pushing one of them again (a retry after a lost connection)
+   * adds nothing, and forgets older ones. Memory grows with D, not with the number of pushes. Part of the
+   * pool's configuration, like `capacity` and `retain`.
+   * @defaultValue capacity
    */
-  readonly idTtlMs?: number;
+  readonly idWindow?: number | undefined;
   /**
    * Trajectories per Lua call in {@link RedisPool.pushMany}; the calls themselves are pipelined.
    * @defaultValue 100
@@ -114,6 +116,7 @@ export interface PushOptions {
 interface Config {
   readonly capacity: number;
   readonly retain: number;
+  readonly idWindow: number;
   readonly rateLimit: RateLimit | undefined;
 }
 
@@ -132,6 +135,7 @@ function configText(config: Config): string {
   return JSON.stringify({
     capacity: config.capacity,
     retain: config.retain,
+    idWindow: config.idWindow,
     rateLimit: limit === undefined ? null : [limit.updatesPerInsert, limit.minSize, limit.tolerance],
   });
 }
@@ -140,11 +144,13 @@ function parseConfig(text: string): Config {
   const raw = JSON.parse(text) as {
     capacity: number;
     retain: number;
+    idWindow: number;
     rateLimit: [number, number, number] | null;
   };
   return {
     capacity: raw.capacity,
     retain: raw.retain,
+    idWindow: raw.idWindow,
     rateLimit:
       raw.rateLimit === null
         ? undefined
@@ -161,8 +167,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *
  * Layout: stream `{name}:trajectories` (one entry per trajectory: fields `id`, `n` = insert number,
  * `t` = {@link encodeTrajectory} bytes; trimmed with `MAXLEN ~ N + retain`), hash `{name}:meta`
- * (config and counters), hash `{name}:policy` (version and parameters), and one key
- * `{name}:id:<trajectory id>` per recent trajectory (expires after `idTtlMs`).
+ * (config and counters), hash `{name}:policy` (version and parameters), and the ids of the newest
+ * N + retain + idWindow inserts (hash `{name}:ids`, list `{name}:id-order`), trimmed in the pushing script.
  *
  * @example
  * ```ts
@@ -177,7 +183,6 @@ export class RedisPool {
   readonly #connection: RedisConnection;
   readonly #keys: PoolKeys;
   readonly #config: Config;
-  readonly #idTtlMs: number;
   readonly #batchSize: number;
   #updates: number;
 
@@ -191,17 +196,16 @@ export class RedisPool {
     this.#connection = connection;
     this.#keys = keys;
     this.#config = config;
-    this.#idTtlMs = options.idTtlMs ?? 3_600_000;
     this.#batchSize = options.batchSize ?? 100;
     this.#updates = updates;
   }
 
   /**
    * Connects to `url` and creates the pool (with `capacity`) or joins it. Joining with a different
-   * capacity, retention or rate limit is refused, so every process agrees on the rules.
+   * capacity, retention, id window or rate limit is refused, so every process agrees on the rules.
    *
    * @param url - any Redis URL: `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS
-   * @param options - name, capacity, retention, rate limit, id expiry, batch size, reconnect timeout
+   * @param options - name, capacity, retention, id window, rate limit, batch size, reconnect timeout
    * @returns the open pool
    * @throws TypeError/RangeError naming a bad option; RedisPoolError `POOL_NOT_FOUND` (no capacity given
    *   and no such pool), `CONFIG_MISMATCH`, `CONNECTION_LOST`
@@ -220,9 +224,9 @@ export class RedisPool {
         : {
             capacity: positiveInteger(options.capacity, 'capacity', 1, MAX_CAPACITY),
             retain: positiveInteger(options.retain ?? 0, 'retain', 0, MAX_CAPACITY),
+            idWindow: positiveInteger(options.idWindow ?? options.capacity, 'idWindow', 0, MAX_CAPACITY),
             rateLimit: options.rateLimit === undefined ? undefined : checkRateLimit(options.rateLimit),
           };
-    if (options.idTtlMs !== undefined) positiveInteger(options.idTtlMs, 'idTtlMs', 1, 2 ** 40);
     if (options.batchSize !== undefined) positiveInteger(options.batchSize, 'batchSize', 1, 10_000);
     const timeout = positiveInteger(
       options.reconnectTimeoutMs ?? 10_000,
@@ -269,6 +273,14 @@ export class RedisPool {
     return this.#config.retain;
   }
 
+  /**
+   * Ids remembered beyond N + retain: a push of an id among the newest D = N + retain + idWindow inserts
+   * adds nothing; an id pushed again after D other inserts is added as a new entry.
+   */
+  get idWindow(): number {
+    return this.#config.idWindow;
+  }
+
   /** The rate limit, or `undefined` for none. */
   get rateLimit(): RateLimit | undefined {
     return this.#config.rateLimit;
@@ -277,8 +289,8 @@ export class RedisPool {
   /**
    * Pushes trajectories, each as one stream entry (all of it or nothing: a killed process leaves no
    * partial entry). The calls are pipelined, {@link RedisPoolOptions.batchSize} trajectories per Lua
-   * call. Idempotent by trajectory id: an id pushed within `idTtlMs` is not added again, so after a lost
-   * connection the whole call can be (and is) retried safely. With a rate limit, refused inserts are
+   * call. Idempotent by trajectory id: an id among the newest N + retain + {@link RedisPool.idWindow} inserts is
+   * not added again, so after a lost connection the whole call can be (and is) retried safely. With a rate limit, refused inserts are
    * retried until `timeoutMs`.
    *
    * @param trajectories - the trajectories (validated and encoded before anything is sent)
@@ -368,16 +380,13 @@ export class RedisPool {
     ids: readonly string[],
     payloads: readonly Buffer[],
   ): Promise<Buffer[]> {
-    const keys = [this.#keys.stream, this.#keys.meta];
+    const keys = [this.#keys.stream, this.#keys.meta, this.#keys.ids, this.#keys.idOrder];
     const args: RedisArgument[] = [
       String(this.#config.capacity + this.#config.retain),
-      String(this.#idTtlMs),
+      String(this.#config.capacity + this.#config.retain + this.#config.idWindow),
       ...this.#limitArgs(),
     ];
-    for (const index of batch) {
-      keys.push(this.#keys.idPrefix + ids[index]!);
-      args.push(ids[index]!, payloads[index]!);
-    }
+    for (const index of batch) args.push(ids[index]!, payloads[index]!);
     return this.#connection.run(PUSH_SCRIPT, keys, args) as Promise<Buffer[]>;
   }
 

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
+import type { JsonValue } from '@ftw/replay-pool';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainConfig } from '../config/train-config.js';
@@ -15,7 +16,7 @@ import { POOL_NOTES } from './redis-actor.js';
 import {
   type ActorLauncher,
   ActorsLostError,
-  learnerEpisode,
+  learnerTrajectory,
   type RedisSeedResult,
   trainRedisSeed,
 } from './redis-training.js';
@@ -332,7 +333,7 @@ describe('trainRedisSeed', () => {
   });
 });
 
-describe('learnerEpisode', () => {
+describe('learnerTrajectory', () => {
   const levels = SOKOBAN_SCENARIO.base.environment as ConstructorParameters<typeof SokobanEpisodeEnv>[0];
   const steps = (n: number) => ({
     actions: new Int32Array(n),
@@ -347,16 +348,19 @@ describe('learnerEpisode', () => {
     const own = [actor.reset()];
     for (let t = 0; t < 6; t++) own.push(actor.step(t % 4).observation);
     const positions = own.map((id) => actor.positionName(id));
-    const episode = learnerEpisode({ ...steps(7), metadata: { positions } }, learner)!;
-    expect(Array.from(episode.observations)).toEqual(positions.map((n) => learner.idOfPosition(n)));
-    expect(Array.from(episode.observations).map((id) => learner.positionName(id))).toEqual(positions);
-    expect(episode.length).toBe(7);
+    const trajectory = learnerTrajectory({ ...steps(7), metadata: { positions } }, learner)!;
+    const observations = Array.from(trajectory.observations as Float64Array);
+    expect(observations).toEqual(positions.map((n) => learner.idOfPosition(n)));
+    expect(observations.map((id) => learner.positionName(id))).toEqual(positions);
+    expect(trajectory.actions.length).toBe(7);
+    // The names stay in the stream; the learner's pool holds the ids alone.
+    expect(trajectory.metadata).toBeUndefined();
   });
 
   it('keeps bandit observation ids (0 without any)', () => {
-    const episode = learnerEpisode({ ...steps(2), observations: Float64Array.of(1, 0) }, null)!;
-    expect(Array.from(episode.observations)).toEqual([1, 0]);
-    expect(Array.from(learnerEpisode(steps(2), null)!.observations)).toEqual([0, 0]);
+    const trajectory = learnerTrajectory({ ...steps(2), observations: Float64Array.of(1, 0) }, null)!;
+    expect(Array.from(trajectory.observations as Float64Array)).toEqual([1, 0]);
+    expect(Array.from(learnerTrajectory(steps(2), null)!.observations as Float64Array)).toEqual([0, 0]);
   });
 
   it('skips a Sokoban trajectory without one valid name per step, numbering none of its positions', () => {
@@ -373,7 +377,7 @@ describe('learnerEpisode', () => {
       { positions: [start, '99|ab'] },
       { positions: [start, `0|${String.fromCharCode(0, 0)}`] },
     ]) {
-      expect(learnerEpisode({ ...steps(2), metadata }, learner)).toBeNull();
+      expect(learnerTrajectory({ ...steps(2), metadata: metadata as JsonValue }, learner)).toBeNull();
     }
     expect(learner.observationCount).toBe(0);
   });

@@ -7,13 +7,16 @@ import {
   redactUrl,
   startRedisServer,
 } from '@ftw/redis-pool';
+import type { DecodedTrajectory, ReplayPool, TrajectoryInput } from '@ftw/replay-pool';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { onInterrupt } from '../run/interrupt-tasks.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { createPolicy } from '../train/create-policy.js';
 import type { Episode } from '../train/episode.js';
-import { createOptimizer } from '../train/optimizer.js';
+import { configSelector, FtwUpdater } from '../train/ftw-updater.js';
+import { createOptimizer, type Optimizer } from '../train/optimizer.js';
+import type { Policy } from '../train/policy.js';
 import { savedPolicy } from '../train/saved-policy.js';
 import { movedBy } from '../train/updater.js';
 import { ActorCrew } from './actor-crew.js';
@@ -22,10 +25,40 @@ import { BehaviourCheck, type BehaviourCheckResult } from './behaviour-check.js'
 import type { PositionNames } from './keyed-policy.js';
 import { PolicyPublisher, type PublishedBytes } from './policy-publisher.js';
 import { ACTOR_VARIABLE, type ActorTask, POOL_NOTES, type PoolTask } from './redis-actor.js';
-import type { AsyncIterationMetrics, AsyncSeedResult } from './train-async-seed.js';
+import type { AsyncIterationMetrics, AsyncLearner, AsyncSeedResult } from './train-async-seed.js';
 import { asyncEnvironment, asyncIterationMetrics, asyncLearner } from './train-async-seed.js';
+import { weightedSelector } from './weighted-selector.js';
 
-/** A real asynchronous seed: the simulation's figures plus the wall-clock throughput. */
+/**
+ * Where an update of a Redis run can be replayed from: the learner's pool when it updated (the pool's
+ * name and the stream ids of its oldest and newest trajectory, as `PoolMirror.range` gives them) and how
+ * many uniforms the seed's selection stream had given before it. {@link replaySelection} rebuilds the pool
+ * from the stream and draws FTW's minibatches again.
+ */
+export interface UpdateReplay {
+  /** The Redis pool (stream `{pool}:trajectories`). */
+  readonly pool: string;
+  /** Stream id of the oldest trajectory the learner's pool held. */
+  readonly first: string;
+  /** Stream id of the newest one. */
+  readonly last: string;
+  /** Trajectories it held. */
+  readonly size: number;
+  /** Uniforms drawn from the seed's selection stream before this update. */
+  readonly selectionDraws: number;
+}
+
+/** One line of a Redis run's metrics: the simulation's figures and where the update replays from. */
+export interface RedisIterationMetrics extends AsyncIterationMetrics {
+  /** Mean return of the selected trajectories, weighted by the counts the update used; null without selection. */
+  readonly eliteMean: number | null;
+  readonly replay: UpdateReplay;
+}
+
+/**
+ * A real asynchronous seed: the simulation's figures plus the wall-clock throughput. Its metric rows are
+ * {@link RedisIterationMetrics}: each also says where its update replays from.
+ */
 export interface RedisSeedResult extends AsyncSeedResult {
   /** Environment steps consumed by the learner per second of wall time, from the first episode's arrival. */
   readonly stepsPerSecond: number;
@@ -81,45 +114,52 @@ export async function redisForRun(redis: string): Promise<{ url: string; server:
   return { url: server.url, server };
 }
 
-/** A trajectory as the mirror holds it. */
-export interface MirroredTrajectory {
-  readonly actions: Int32Array;
-  readonly logProbs: Float64Array;
-  readonly versions: Uint32Array;
-  readonly return: number;
-  readonly observations?: Float64Array | undefined;
-  readonly metadata?: unknown;
-}
-
 /**
- * The learner's episode of a trajectory an actor pushed. A Sokoban actor sends its steps' positions by
- * name (`metadata.positions`), numbered here in the learner's registry (`idsOfPositions`, which creates the
- * ids of new positions, all or none); a bandit actor sends observation ids.
+ * What the learner's pool holds of a trajectory an actor pushed (the mirror's `prepare`). A Sokoban actor
+ * sends its steps' positions by name (`metadata.positions`), numbered here in the learner's registry
+ * (`idsOfPositions`, which creates the ids of new positions, all or none) and held as observations; a
+ * bandit actor sends observation ids (none: all 0).
  *
- * @param t - the trajectory, as the learner's mirror holds it
+ * @param t - the trajectory as decoded from the stream
  * @param sokoban - the learner's Sokoban environment, or null for a bandit
- * @returns the episode, or null for a Sokoban trajectory without one valid position name per step (the
- *   learner skips it and counts it as malformed)
+ * @returns the trajectory with the learner's observation ids, or null for a Sokoban trajectory without one
+ *   valid position name per step (the mirror skips it and counts it as malformed)
  */
-export function learnerEpisode(t: MirroredTrajectory, sokoban: SokobanEpisodeEnv | null): Episode | null {
+export function learnerTrajectory(
+  t: DecodedTrajectory,
+  sokoban: SokobanEpisodeEnv | null,
+): TrajectoryInput | null {
   const length = t.actions.length;
-  let observations: Int32Array;
+  let observations: Float64Array;
   if (sokoban === null) {
-    observations = Int32Array.from(t.observations ?? new Float64Array(length));
+    if (t.observations !== undefined) return t;
+    observations = new Float64Array(length);
   } else {
     const positions = (t.metadata as { positions?: unknown } | null | undefined)?.positions;
     if (!Array.isArray(positions) || positions.length !== length) return null;
     if (!positions.every((name) => typeof name === 'string')) return null;
     try {
-      observations = sokoban.idsOfPositions(positions);
+      observations = Float64Array.from(sokoban.idsOfPositions(positions));
     } catch (error) {
       if (error instanceof RangeError) return null;
       throw error;
     }
   }
+  return { actions: t.actions, logProbs: t.logProbs, versions: t.versions, return: t.return, observations };
+}
+
+/**
+ * The episode at a position of the learner's pool, as the updaters and the behaviour check read it.
+ *
+ * @param pool - the mirror's pool (observations are the learner's ids)
+ * @param position - 0 = oldest
+ * @returns the episode (its arrays are copies)
+ */
+export function episodeAt(pool: ReplayPool, position: number): Episode {
+  const t = pool.at(position);
   return {
-    length,
-    observations,
+    length: t.actions.length,
+    observations: Int32Array.from(t.observations!),
     actions: Int32Array.from(t.actions),
     logProbs: Float64Array.from(t.logProbs),
     versions: Uint32Array.from(t.versions),
@@ -128,12 +168,34 @@ export function learnerEpisode(t: MirroredTrajectory, sokoban: SokobanEpisodeEnv
 }
 
 /**
+ * The learner of a Redis run: as {@link asyncLearner}, except that FTW selects from the mirror's pool (which
+ * already holds every episode), not from a pool of its own.
+ */
+function redisLearner(
+  config: TrainConfig,
+  options: AsyncOptions,
+  policy: Policy,
+  optimizer: Optimizer,
+  selection: () => number,
+  pool: ReplayPool,
+): AsyncLearner {
+  if (config.method !== 'ftw') return asyncLearner(config, options, policy, optimizer, selection);
+  const weighted = weightedSelector(configSelector(config, selection), policy, options.is);
+  return {
+    updater: new FtwUpdater(config, policy, optimizer, weighted.select, pool),
+    weights: weighted.last,
+  };
+}
+
+/**
  * One seed of real asynchronous training over Redis: `actors` actor processes push whole episodes to a
  * pool; this process is the learner. Each iteration it waits for at least `rollouts` new episodes, read
  * with a {@link PoolMirror}, takes an update from the pool's sample-to-insert rate limiter (one update
  * per `rollouts` inserts, tolerance 1, so the actors run at most about one iteration ahead), updates with
- * the configured method on those episodes, and publishes the new policy. With `--env sokoban` the actors
- * send positions by name and the learner numbers them ({@link learnerEpisode}); a tabular policy is then
+ * the configured method on those episodes (FTW selecting from the mirror's pool itself), and publishes the
+ * new policy. Each metrics row records where its update replays from ({@link UpdateReplay}). With
+ * `--env sokoban` the actors send positions by name and the mirror numbers them as it reads them
+ * ({@link learnerTrajectory}); a tabular policy is then
  * published with the name of each row, as the rows each update moved once a first snapshot is out
  * ({@link PolicyPublisher}). Before each update the learner scores
  * again every arrived step taken with its current version (`behaviourCheck`).
@@ -172,19 +234,32 @@ export async function trainRedisSeed(
   const env = asyncEnvironment(config, options, streams.environment);
   const policy = createPolicy(config, env);
   const optimizer = createOptimizer(config.optimizer, config.lr);
-  const learner = asyncLearner(config, options, policy, optimizer, streams.selection);
-  const updater = learner.updater;
   const { name } = pools;
   const r = 1 / config.rollouts;
   const pool = await RedisPool.open(url, {
     name,
     capacity: config.capacity,
+    // The stream keeps N more entries, so that the updates of the last N / rollouts iterations replay.
+    retain: config.capacity,
     rateLimit: { updatesPerInsert: r, minSize: config.rollouts, tolerance: Math.max(1, r) },
   });
-  const mirror = await PoolMirror.open(url, { name });
-  // Sokoban actors number positions themselves: they send names, and a tabular policy is published with
-  // the name of each of its rows (a linear policy's weights mean the same in every process).
+  // Sokoban actors number positions themselves: they send names, which the mirror numbers as it reads
+  // them, and a tabular policy is published with the name of each of its rows (a linear policy's weights
+  // mean the same in every process).
   const sokoban = env instanceof SokobanEpisodeEnv ? env : null;
+  const mirror = await PoolMirror.open(url, {
+    name,
+    maxVersionLag: config.maxVersionLag ?? undefined,
+    prepare: (t) => learnerTrajectory(t, sokoban),
+  });
+  // Counted, so that each update's metrics say where in the stream its selection starts.
+  let selectionDraws = 0;
+  const selection = () => {
+    selectionDraws++;
+    return streams.selection();
+  };
+  const learner = redisLearner(config, options, policy, optimizer, selection, mirror.pool);
+  const updater = learner.updater;
   const names = sokoban === null || config.policy === 'linear' ? null : sokoban;
   let version = 0;
   const publisher = new PolicyPublisher(pool, env.numActions);
@@ -218,9 +293,8 @@ export async function trainRedisSeed(
     stopping = true;
     return pool.writeNote(POOL_NOTES.state, 'interrupted');
   });
-  const metrics: AsyncIterationMetrics[] = [];
+  const metrics: RedisIterationMetrics[] = [];
   let samples = 0;
-  let unreadable = 0;
   const check = new BehaviourCheck(policy, env.numActions);
   // The clock starts when the first episode arrives, so that process start-up is not counted.
   let started = 0;
@@ -251,11 +325,7 @@ export async function trainRedisSeed(
         }
         if (started === 0 && added > 0) started = performance.now();
         const size = mirror.pool.size;
-        for (let p = size - added; p < size; p++) {
-          const episode = learnerEpisode(mirror.pool.at(p), sokoban);
-          if (episode === null) unreadable++;
-          else fresh.push(episode);
-        }
+        for (let p = size - added; p < size; p++) fresh.push(episodeAt(mirror.pool, p));
       }
       // With `rollouts` new episodes in, the rate limiter grants this update at once; it is what keeps
       // the actors at most about one iteration ahead.
@@ -266,13 +336,14 @@ export async function trainRedisSeed(
         returnSum += e.return;
         check.add(e, version);
       }
+      const replay: UpdateReplay = { pool: name, ...mirror.range(), selectionDraws };
       const stats = updater.update(fresh, version);
       if (stats !== null) {
         version++;
         await publish(stats.moved);
       }
-      metrics.push(
-        asyncIterationMetrics({
+      metrics.push({
+        ...asyncIterationMetrics({
           seed,
           iteration,
           samples,
@@ -285,7 +356,9 @@ export async function trainRedisSeed(
           stats,
           learner,
         }),
-      );
+        eliteMean: stats?.eliteMean ?? null,
+        replay,
+      });
       onIteration?.();
       if (config.maxSamples !== undefined && samples >= config.maxSamples) break;
     }
@@ -314,7 +387,7 @@ export async function trainRedisSeed(
     updates: version,
     finalPolicy: savedPolicy(seed, policy, env),
     stepsPerSecond: samples / seconds,
-    malformed: mirror.malformedCount + unreadable,
+    malformed: mirror.malformedCount,
     behaviourCheck: check.result,
     published: publisher.published,
   };

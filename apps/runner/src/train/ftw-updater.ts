@@ -82,6 +82,8 @@ export class FtwUpdater implements Updater {
   readonly #step: PolicyStep;
   readonly #select: EliteSelector;
   readonly #pool: ReplayPool;
+  /** True when the caller keeps the pool (it holds the episodes already: `update` pushes none). */
+  readonly #external: boolean;
   readonly #initial: Float64Array;
   /** The loss, its settings checked once; its row buffers are filled by each update. */
   readonly #objective: FtwObjective;
@@ -101,17 +103,29 @@ export class FtwUpdater implements Updater {
    * @param policy - the policy to update
    * @param optimizer - the optimiser on `policy.parameters`
    * @param select - the selection rule (from {@link configSelector} unless a test fixes the counts)
+   * @param pool - the pool to select from when the caller keeps it, already holding every episode it hands
+   *   to `update` (a Redis learner's mirror of the stream: capacity N and the configured `maxVersionLag`);
+   *   by default the updater keeps its own and pushes each iteration's episodes into it
    */
-  constructor(config: TrainConfig, policy: Policy, optimizer: Optimizer, select: EliteSelector) {
+  constructor(
+    config: TrainConfig,
+    policy: Policy,
+    optimizer: Optimizer,
+    select: EliteSelector,
+    pool?: ReplayPool,
+  ) {
     this.#config = config;
     this.#policy = policy;
     this.#step = new PolicyStep(policy, optimizer);
     this.#select = select;
-    this.#pool = new ReplayPool(
-      config.maxVersionLag === null
-        ? { capacity: config.capacity }
-        : { capacity: config.capacity, maxVersionLag: config.maxVersionLag },
-    );
+    this.#external = pool !== undefined;
+    this.#pool =
+      pool ??
+      new ReplayPool(
+        config.maxVersionLag === null
+          ? { capacity: config.capacity }
+          : { capacity: config.capacity, maxVersionLag: config.maxVersionLag },
+      );
     this.#initial = Float64Array.from(policy.parameters);
     this.#objective = new FtwObjective({
       actions: policy.numActions,
@@ -129,14 +143,16 @@ export class FtwUpdater implements Updater {
   update(episodes: readonly Episode[], version: number): UpdateStats | null {
     const config = this.#config;
     const pool = this.#pool;
-    for (const e of episodes) {
-      pool.push({
-        actions: e.actions,
-        logProbs: e.logProbs,
-        versions: e.versions,
-        return: e.return,
-        observations: e.observations,
-      });
+    if (!this.#external) {
+      for (const e of episodes) {
+        pool.push({
+          actions: e.actions,
+          logProbs: e.logProbs,
+          versions: e.versions,
+          return: e.return,
+          observations: e.observations,
+        });
+      }
     }
     if (pool.size < config.warmup) return null;
     const choice = this.#select(pool, version);
