@@ -10,6 +10,8 @@
  *   id; see `RUN_WARNINGS`), in strict mode only; otherwise it is counted in the read statistics.
  * - `MIXED_ORDER`: some runs are ordered by `sequence`, others by `createdAt` or by their line, so "the
  *   newest N" is not defined.
+ * - `EMPTY_DATASET`: the selection would write no line (a threshold that no run passes, or that no
+ *   minibatch's runs passed); `buildDataset` writes nothing unless `allowEmpty` is set.
  */
 export type AgentDataErrorCode =
   | 'BAD_LINE'
@@ -17,7 +19,8 @@ export type AgentDataErrorCode =
   | 'POOL_TOO_SMALL'
   | 'DUPLICATE_ID'
   | 'RUN_WARNING'
-  | 'MIXED_ORDER';
+  | 'MIXED_ORDER'
+  | 'EMPTY_DATASET';
 
 /**
  * A domain error of `@ftw/agent-data`: the call was well formed, but the data does not allow it.

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- the example is plain JavaScript with JSDoc, run as is by node.
 import { scriptedLog } from '../examples/scripted-agent.mjs';
+import { AgentDataError } from './agent-data-error.js';
 import { buildDataset, manifestPath } from './build-dataset.js';
 import { INPUT_FORMATS } from './input-format.js';
 
@@ -158,5 +159,77 @@ describe('buildDataset', () => {
     for (const e of manifest.selected) expect(e.count).toBeCloseTo(1, 12);
     expect(manifest.report).toMatchObject({ n: 4, groups: 1, successes: 3, eliteFailures: 0 });
     expect(JSON.parse(readFileSync(manifestFile, 'utf8'))).toEqual(manifest);
+  });
+
+  const run = (id: string, sequence: number, reward: number) =>
+    JSON.stringify({ id, task: 't', sequence, messages: [{ role: 'user', content: id }], reward });
+  const small = {
+    capacity: 10,
+    batches: 4,
+    batchSize: 2,
+    keep: 1,
+    format: 'openai' as const,
+    random: uniform(3),
+  };
+
+  it('reads a log whose first line opens with a UTF-8 byte-order mark, hashing the file as it is', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(`${[run('a', 1, 1), run('b', 2, 0), run('c', 3, 1)].join('\n')}\n`),
+    ]);
+    const input = join(dir, 'bom.jsonl');
+    writeFileSync(input, bytes);
+    const { manifest } = await buildDataset({ ...small, input, out: join(dir, 'bom-sft.jsonl') });
+    expect(manifest.input).toMatchObject({ valid: 3, skipped: 0 });
+    expect(manifest.input.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
+  it('writes nothing and throws EMPTY_DATASET when the threshold keeps no run, unless allowEmpty', async () => {
+    const input = join(dir, 'low.jsonl');
+    writeFileSync(input, `${[run('a', 1, 0), run('b', 2, 0.5), run('c', 3, 0)].join('\n')}\n`);
+    const folder = join(dir, 'empty');
+    mkdirSync(folder);
+    const out = join(folder, 'sft.jsonl');
+    const error = await buildDataset({ ...small, input, out, threshold: 0.5 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AgentDataError);
+    expect(error).toMatchObject({
+      code: 'EMPTY_DATASET',
+      message:
+        'no run was selected: no run of the window has a reward above threshold (0.5); the highest is 0.5',
+    });
+    expect(readdirSync(folder)).toEqual([]);
+    // Expected mode: one success out of 3 runs, J = 1, C = 2, K = 1 gives it 2/3 of a copy, rounded with
+    // the uniform u = 0.2 to none (systematic rounding: floor(2/3 + u) = 0).
+    const expected = await buildDataset({
+      ...small,
+      input,
+      out,
+      threshold: 0.4,
+      batches: 1,
+      mode: 'expected',
+      random: () => 0.2,
+    }).catch((e: unknown) => e);
+    expect(expected).toMatchObject({
+      code: 'EMPTY_DATASET',
+      message:
+        "no run was selected: 1 of the window's 3 runs have a reward above threshold (0.4), and their expected counts round to no copy",
+    });
+    expect(readdirSync(folder)).toEqual([]);
+    const { manifest } = await buildDataset({ ...small, input, out, threshold: 0.5, allowEmpty: true });
+    expect(manifest.output.lines).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe('');
+    expect(readdirSync(folder).sort()).toEqual(['sft.jsonl', 'sft.manifest.json']);
+  });
+
+  it('removes the dataset and every temporary file when the manifest cannot be written', async () => {
+    const input = join(dir, 'manifest-fails.jsonl');
+    writeFileSync(input, `${[run('a', 1, 1), run('b', 2, 0), run('c', 3, 1)].join('\n')}\n`);
+    const folder = join(dir, 'manifest-fails');
+    // A folder where the manifest goes: renaming the manifest over it fails.
+    mkdirSync(join(folder, 'sft.manifest.json', 'inside'), { recursive: true });
+    await expect(buildDataset({ ...small, input, out: join(folder, 'sft.jsonl') })).rejects.toMatchObject({
+      code: expect.stringMatching(/^(EISDIR|ENOTEMPTY|EEXIST)$/),
+    });
+    expect(readdirSync(folder)).toEqual(['sft.manifest.json']);
   });
 });

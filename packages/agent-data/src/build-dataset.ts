@@ -1,5 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { AgentDataError } from './agent-data-error.js';
 import { collectWindow } from './collect-window.js';
 import { type ImportanceDiagnostics, importanceDiagnostics } from './importance-diagnostics.js';
 import type { InputFormat } from './input-format.js';
@@ -12,7 +13,7 @@ import {
 } from './open-trajectories.js';
 import type { RunWarningKind } from './run-warnings.js';
 import { type DatasetSelectionOptions, type SelectionReport, selectDataset } from './select-dataset.js';
-import { type OutputFormat, writeDataset } from './write-dataset.js';
+import { type OutputFormat, writeDataset, writtenCounts } from './write-dataset.js';
 
 /** Everything {@link buildDataset} needs. */
 export interface BuildDatasetOptions extends DatasetSelectionOptions {
@@ -22,6 +23,11 @@ export interface BuildDatasetOptions extends DatasetSelectionOptions {
   readonly from?: InputFormat;
   /** Stop at the first bad line or run warning (see `openTrajectories`). @defaultValue false */
   readonly strict?: boolean;
+  /**
+   * Write an empty file when the selection keeps no run; otherwise that is an `EMPTY_DATASET` error and
+   * nothing is written. @defaultValue false
+   */
+  readonly allowEmpty?: boolean;
   /** N, the newest runs kept. */
   readonly capacity: number;
   /** Output format. */
@@ -102,9 +108,14 @@ export function manifestPath(out: string): string {
  * count, the report, and the importance diagnostics when `currentLogprobs` is given). Memory is bounded by
  * N, not by the log. The same input, options and random stream give byte-identical files.
  *
+ * Both files are written to temporary files renamed into place; when the manifest cannot be written, the
+ * dataset written before it is removed, so a failure leaves neither.
+ *
  * @param options - input, window, selection, output and randomness
  * @returns the manifest and read statistics
- * @throws what its steps throw: RangeError/TypeError for bad options, AgentDataError for bad data
+ * @throws what its steps throw: RangeError/TypeError for bad options, AgentDataError for bad data, and
+ *   AgentDataError `EMPTY_DATASET` (before writing anything) when no line would be written and
+ *   `allowEmpty` is not set
  * @example
  * ```ts
  * await buildDataset({ input: 'runs.jsonl', from: 'ai-sdk', capacity: 1000, batches: 64, batchSize: 8,
@@ -137,15 +148,20 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuiltD
   const u = mode === 'expected' && options.format !== 'trl' ? options.random() : undefined;
   // Without a threshold every minibatch keeps exactly K, so the counts total J·K per group.
   const total = options.threshold === undefined ? options.batches * options.keep * report.groups : undefined;
-  const written = await writeDataset(options.out, items, counts, {
+  const writeOptions = {
     format: options.format,
     ...(u === undefined ? {} : { u }),
     ...(total === undefined ? {} : { total }),
-  });
+  };
+  if (options.allowEmpty !== true && writtenCounts(counts, writeOptions).every((c) => !(c > 0))) {
+    throw new AgentDataError('EMPTY_DATASET', emptyReason(items, options.threshold, mode));
+  }
+  // Read before anything is written: a bad log-probability file must not leave a dataset behind.
   const importance =
     options.currentLogprobs === undefined
       ? null
       : await importanceDiagnostics(items, counts, options.currentLogprobs);
+  const written = await writeDataset(options.out, items, counts, writeOptions);
   const stats = stream.stats;
   const selected: { id: string; count: number; written: number }[] = [];
   items.forEach((t, i) => {
@@ -196,6 +212,35 @@ export async function buildDataset(options: BuildDatasetOptions): Promise<BuiltD
     selected,
   };
   const manifestFile = manifestPath(options.out);
-  await writeFile(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  const temporary = `${manifestFile}.tmp-${process.pid}`;
+  try {
+    await writeFile(temporary, `${JSON.stringify(manifest, null, 2)}\n`);
+    await rename(temporary, manifestFile);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    await rm(options.out, { force: true });
+    throw error;
+  }
   return { manifest, manifestFile, stats };
+}
+
+/** Why a selection keeps nothing, naming the threshold (the one option that can empty it) and its value. */
+function emptyReason(
+  items: readonly { readonly reward: number }[],
+  threshold: number | undefined,
+  mode: 'sampled' | 'expected',
+): string {
+  let highest = Number.NEGATIVE_INFINITY;
+  let above = 0;
+  for (const { reward } of items) {
+    if (reward > highest) highest = reward;
+    if (threshold !== undefined && reward > threshold) above++;
+  }
+  if (threshold === undefined) return 'no run was selected';
+  if (above === 0) {
+    return `no run was selected: no run of the window has a reward above threshold (${threshold}); the highest is ${highest}`;
+  }
+  return `no run was selected: ${above} of the window's ${items.length} runs have a reward above threshold (${threshold}), and ${
+    mode === 'sampled' ? 'no minibatch drew one' : 'their expected counts round to no copy'
+  }`;
 }

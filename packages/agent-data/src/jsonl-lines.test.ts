@@ -22,9 +22,12 @@ async function collect(source: string | AsyncIterable<Uint8Array>, options = {})
   return { lines, progress };
 }
 
-/** The reference: split the decoded text at \n, drop a final \r, keep non-blank lines with their numbers. */
+/**
+ * The reference: drop a byte-order mark opening the text, split it at \n, drop a final \r, keep non-blank
+ * lines with their numbers.
+ */
 function reference(text: string) {
-  const parts = text.split('\n');
+  const parts = (text.startsWith('\uFEFF') ? text.slice(1) : text).split('\n');
   if (parts.at(-1) === '') parts.pop();
   return parts
     .map((part, i) => ({ text: part.endsWith('\r') ? part.slice(0, -1) : part, line: i + 1 }))
@@ -42,10 +45,11 @@ describe('readJsonlLines', () => {
     ),
     fc.array(fc.nat({ max: 200 }), { maxLength: 8 }),
     fc.boolean(),
+    fc.boolean(),
   ])(
-    'gives the same lines, numbers and SHA-256 however the bytes are cut into chunks',
-    async (rows, cuts, finalNewline) => {
-      const text = rows.join('\n') + (finalNewline ? '\n' : '');
+    'gives the same lines, numbers and SHA-256 however the bytes are cut into chunks, with a byte-order mark or not',
+    async (rows, cuts, finalNewline, mark) => {
+      const text = (mark ? '\uFEFF' : '') + rows.join('\n') + (finalNewline ? '\n' : '');
       const bytes = Buffer.from(text, 'utf8');
       const { lines, progress } = await collect(chunks(bytes, cuts));
       expect(lines).toEqual(reference(text).filter((l) => !/^[ \t]*$/.test(l.text)));
@@ -63,6 +67,23 @@ describe('readJsonlLines', () => {
       { text: '{"b":2}', line: 4 },
     ]);
     expect(progress.lines).toBe(4);
+  });
+
+  it('drops a UTF-8 byte-order mark opening the file, cut between chunks or not, and no other U+FEFF', async () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\n\uFEFF{"b":2}\n')]);
+    for (const cuts of [[], [1], [2], [1, 2], [3]]) {
+      const { lines, progress } = await collect(chunks(bytes, cuts));
+      expect(lines).toEqual([
+        { text: '{"a":1}', line: 1 },
+        { text: '\uFEFF{"b":2}', line: 2 },
+      ]);
+      expect(progress.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
+    const path = join(dir, 'bom.jsonl');
+    writeFileSync(path, bytes);
+    expect((await collect(path)).lines[0]).toEqual({ text: '{"a":1}', line: 1 });
+    // A file that is only a mark and a line end holds no line.
+    expect((await collect(chunks(Buffer.from('\uFEFF \r\n'), []))).lines).toEqual([]);
   });
 
   it('skips a line longer than maxLineBytes without holding it, and reports its number', async () => {

@@ -36,13 +36,15 @@ export interface JsonlLinesOptions {
 }
 
 const NEWLINE = 10;
+const BYTE_ORDER_MARK = 0xfeff;
 const CARRIAGE_RETURN = 13;
 const DEFAULT_MAX_LINE = 64 * 1024 * 1024;
 
 /**
  * Reads a JSONL input line by line in memory bounded by the longest line (not by the file), hashing every
  * byte with SHA-256 on the way. Blank lines are skipped (but counted, so line numbers match an editor's);
- * a final `\r` is dropped (CRLF files). A manual splitter over the byte chunks, cheaper than
+ * a final `\r` is dropped (CRLF files), and so is a UTF-8 byte-order mark opening the input (as some
+ * Windows tools write; the hash still covers its bytes). A manual splitter over the byte chunks, cheaper than
  * `node:readline` and exact about UTF-8 characters split between chunks.
  *
  * @param input - a file path, or an async iterable of byte (or string) chunks such as a `Readable`
@@ -74,6 +76,12 @@ export async function* readJsonlLines(
   let carry: Buffer[] = [];
   let carryBytes = 0;
   let skipping = false;
+  // The first line is the only one that may open with a byte-order mark.
+  const firstLine = progress.lines + 1;
+  const line = (text: string): string => {
+    if (progress.lines !== firstLine || text.charCodeAt(0) !== BYTE_ORDER_MARK) return text;
+    return /^[ \t]*$/.test(text.slice(1)) ? '' : text.slice(1);
+  };
   for await (const raw of source) {
     const chunk =
       typeof raw === 'string'
@@ -105,6 +113,7 @@ export async function* readJsonlLines(
           carry = [];
           carryBytes = 0;
         }
+        text = line(text);
         if (text.length > 0) yield { text, line: progress.lines };
       }
       start = end + 1;
@@ -127,7 +136,7 @@ export async function* readJsonlLines(
     progress.lines++;
     if (!skipping) {
       const joined = Buffer.concat(carry);
-      const text = decode(joined, 0, joined.length);
+      const text = line(decode(joined, 0, joined.length));
       if (text.length > 0) yield { text, line: progress.lines };
     }
   }

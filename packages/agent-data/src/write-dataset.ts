@@ -51,6 +51,28 @@ export interface WriteOptions {
 }
 
 /**
+ * What {@link writeDataset} writes per item for `counts`: the counts themselves for `trl` (a weight) and for
+ * whole counts, else their systematic rounding with `options.u` (copies).
+ *
+ * @param counts - the selection counts, one per item
+ * @param options - the format, the rounding uniform and the exact total
+ * @returns copies (or the weight, `trl`) per item
+ * @throws RangeError for fractional counts without `u`, or a bad `u` or `total`
+ * @example
+ * ```ts
+ * writtenCounts([0.5, 1.5], { format: 'openai', u: 0.7, total: 2 }); // Float64Array [1, 1]
+ * ```
+ */
+export function writtenCounts(counts: ArrayLike<number>, options: WriteOptions): Float64Array {
+  if (options.format === 'trl' || Array.from(counts).every(Number.isInteger))
+    return Float64Array.from(counts);
+  if (options.u === undefined) {
+    throw new RangeError('u (a uniform on [0, 1)) is required to round fractional counts for this format');
+  }
+  return Float64Array.from(systematicRound(counts, options.u, options.total));
+}
+
+/**
  * Writes the selected runs as a fine-tuning file, streaming (one line in memory at a time), to a temporary
  * file renamed into place, so a failed write never leaves a half file at `path`. Runs appear in window
  * order (oldest first), copies of one run next to each other; a run with count 0 is not written.
@@ -89,17 +111,7 @@ export async function writeDataset(
   if (counts.length !== items.length) {
     throw new RangeError(`counts must have one entry per item (${items.length}), got ${counts.length}`);
   }
-  let written: Float64Array;
-  if (format === 'trl') {
-    written = Float64Array.from(counts);
-  } else if (Array.from(counts).every(Number.isInteger)) {
-    written = Float64Array.from(counts);
-  } else {
-    if (options.u === undefined) {
-      throw new RangeError('u (a uniform on [0, 1)) is required to round fractional counts for this format');
-    }
-    written = Float64Array.from(systematicRound(counts, options.u, options.total));
-  }
+  const written = writtenCounts(counts, options);
   const temporary = `${path}.tmp-${process.pid}`;
   const stream = createWriteStream(temporary, { encoding: 'utf8' });
   const hash = createHash('sha256');
