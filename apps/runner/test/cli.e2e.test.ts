@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rankOccupancy } from '@ftw/selection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProgram } from '../src/cli/main.js';
 import { chiSquareInterval } from '../src/stats/chi-square.js';
 import { type BuiltCli, buildCli, RUNNER } from './build-cli.js';
 
@@ -249,6 +250,10 @@ describe('bad flags and failures', () => {
     [['compare', '--seeds', '1'], /--seeds must list at least 2 seeds/],
     [['reproduce', '--bogus'], /unknown option '--bogus'/],
     [['reproduce', '--name', '../up'], /--name must be 1-128 letters/],
+    [
+      ['train', '--env', 'sokoban', '--size', '3', '--boxes', '4'],
+      /--size 3, --boxes 4 and --max-moves 8 \(default\): no 3×3 level with 4 boxes and an optimal solution of at most 8 moves could be generated; give a larger --size, fewer --boxes or a larger --max-moves/,
+    ],
     [['fly'], /unknown command 'fly'/],
     [[], /Usage: ftw/],
   ];
@@ -263,14 +268,87 @@ describe('bad flags and failures', () => {
     });
   }
 
-  it('exits 1 when the run cannot be written, leaving no finished run', () => {
+  it('reads a config file that opens with a byte-order mark', () => {
     const dir = tempRoot();
-    const file = join(dir, 'not-a-folder');
-    writeFileSync(file, '');
-    const r = ftw('reproduce', '--out', file);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/ftw: the run failed/);
-    expect(readdirSync(dir)).toEqual(['not-a-folder']);
+    const config = join(dir, 'cfg.json');
+    writeFileSync(config, '\uFEFF{ "iterations": 3, "seeds": "0" }\n');
+    const r = ftw('train', '--config', config, '--out', dir, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    expect((readJson(join(dir, 'train', 'config.json')) as { iterations: number }).iterations).toBe(3);
+  });
+});
+
+describe('output paths of the commands that write runs', () => {
+  /** A folder holding a run of saved policies for evaluate, and the paths the cases need. */
+  const setUp = () => {
+    const dir = tempRoot();
+    const run = join(dir, 'saved');
+    mkdirSync(run);
+    writeFileSync(join(run, 'config.json'), '{"environment":{"kind":"gaussian"}}\n');
+    writeFileSync(
+      join(run, 'policies.ndjson'),
+      '{"seed":0,"kind":"tabular","numActions":2,"parameters":[0,0]}\n',
+    );
+    writeFileSync(join(dir, 'a-file'), '');
+    mkdirSync(join(dir, 'runs', 'mine'), { recursive: true });
+    writeFileSync(join(dir, 'runs', 'mine', 'notes.txt'), 'not a run');
+    return { dir, run };
+  };
+  const commands: [string, (run: string) => string[]][] = [
+    ['reproduce', () => []],
+    ['train', () => ['--iterations', '3']],
+    ['occupancy', () => ['--draws', '100']],
+    ['compare', () => ['--seeds', '0,1']],
+    ['evaluate', (run) => [run]],
+  ];
+  for (const [command, extra] of commands) {
+    it(`ftw ${command}: one line and exit code 2 for a file, a path through one, a read-only place and a folder that is not a run`, () => {
+      const { dir, run } = setUp();
+      const before = readdirSync(dir).sort();
+      const cases: [string[], string][] = [
+        [
+          ['--out', join(dir, 'a-file')],
+          `--out ${JSON.stringify(join(dir, 'a-file'))} is a file, not a folder; give the folder that holds runs`,
+        ],
+        [
+          ['--out', join(dir, 'a-file', 'runs')],
+          `${JSON.stringify(join(dir, 'a-file'))} is a file, not a folder; choose another path`,
+        ],
+        [
+          ['--out', '/sys/runs'],
+          '--out "/sys/runs": permission denied in "/sys"; choose a folder you can write to',
+        ],
+        [
+          ['--out', '/proc/runs'],
+          '--out "/proc/runs": "/proc" does not accept new files; choose another folder',
+        ],
+        [
+          ['--out', join(dir, 'runs'), '--name', 'mine'],
+          'already exists and is not an ftw run (a folder without config.json); add --force to replace it, or choose another --name or --out',
+        ],
+      ];
+      for (const [args, message] of cases) {
+        const r = ftw(command, ...extra(run), ...args, '--quiet');
+        expect(r.status, `${command} ${args.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toMatch(/^error: [^\n]+\n$/);
+        expect(r.stderr).toContain(message);
+      }
+      expect(readdirSync(dir).sort()).toEqual(before);
+      expect(readdirSync(join(dir, 'runs'))).toEqual(['mine']);
+      expect(readdirSync(join(dir, 'runs', 'mine'))).toEqual(['notes.txt']);
+    });
+  }
+
+  it('replaces a folder that is not a run with --force, and creates a missing --out with its parents', () => {
+    const { dir } = setUp();
+    expect(
+      ftw('occupancy', '--draws', '100', '--out', join(dir, 'runs'), '--name', 'mine', '--force', '--quiet')
+        .status,
+    ).toBe(0);
+    expect(readdirSync(join(dir, 'runs', 'mine'))).toContain('config.json');
+    expect(readdirSync(join(dir, 'runs', 'mine'))).not.toContain('notes.txt');
+    expect(ftw('occupancy', '--draws', '100', '--out', join(dir, 'new', 'deep'), '--quiet').status).toBe(0);
+    expect(readdirSync(join(dir, 'new', 'deep'))).toEqual(['occupancy']);
   });
 });
 
@@ -296,6 +374,50 @@ describe('an interrupted run', () => {
 });
 
 describe('--help', () => {
+  it('ftw --help and each ftw <command> --help exit 0, list every option with its default, and show examples', async () => {
+    const program = await createProgram();
+    const top = ftw('--help');
+    expect(top.status, top.stderr).toBe(0);
+    expect(top.stderr).toBe('');
+    const names = program.commands.map((c) => c.name());
+    for (const name of names) expect(top.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    const examples = (help: string): string[] =>
+      (/\nExamples:\n((?: {2}ftw .*\n?)+)/.exec(help)?.[1] ?? '')
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.trim());
+    const topExamples = examples(top.stdout);
+    expect(topExamples.length).toBeGreaterThan(0);
+    for (const line of topExamples)
+      expect(names).toContain(line.split(/\s+/)[1]!.replace(/^<command>$/, names[0]!));
+    for (const command of program.commands) {
+      const name = command.name();
+      const r = ftw(name, '--help');
+      expect(r.status, `${name}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).toBe('');
+      // Each option's entry (its line and the indented ones that continue it) ends with its default or
+      // (required).
+      const entries = new Map<string, string>();
+      const section = /\nOptions:\n([\s\S]*?)(?:\n\n|$)/.exec(r.stdout)?.[1] ?? '';
+      for (const entry of section.split(/\n(?= {2}-)/)) {
+        const flag = /^ {2}(?:-\w, )?(--[a-z-]+)/.exec(entry)?.[1];
+        if (flag !== undefined) entries.set(flag, entry.replace(/\s+/g, ' ').trim());
+      }
+      const longs = command.options.map((o) => o.long!);
+      expect([...entries.keys()].filter((f) => f !== '--help').sort()).toEqual([...longs].sort());
+      for (const long of longs) {
+        expect(entries.get(long), `${name} ${long}`).toMatch(/\((?:default: .+|required)\)$/);
+      }
+      // At least one example, of this command, using only its own options.
+      const shown = examples(r.stdout);
+      expect(shown.length, name).toBeGreaterThan(0);
+      for (const line of shown) {
+        expect(line.startsWith(`ftw ${name}`), line).toBe(true);
+        for (const flag of line.match(/ --[a-z-]+/g) ?? []) expect(longs, line).toContain(flag.trim());
+      }
+    }
+  });
+
   it('lists every option of every command with its default', () => {
     const train = ftw('train', '--help');
     expect(train.status).toBe(0);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -138,5 +138,37 @@ describe('ftw view on bad input', () => {
     expect(await view()).toBe(2);
     expect(stderr).toMatch(/missing required argument 'run'/);
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('ftw view on an --out it cannot write', () => {
+  // Checked before any run is read: one line on stderr, exit code 2, and nothing written.
+  it.each([
+    ['a folder', (dir: string) => join(dir, 'folder.html'), 'is a folder; give the path of a file instead'],
+    [
+      'a missing folder',
+      (dir: string) => join(dir, 'missing', 'x.html'),
+      `does not exist; create it (mkdir -p `,
+    ],
+    ['a path through a file', (dir: string) => join(dir, 'file', 'x.html'), 'is a file, not a folder'],
+    [
+      'an existing file',
+      (dir: string) => join(dir, 'old.html'),
+      'already exists; add --force to replace it, or choose another path',
+    ],
+    ['a place where root cannot create files', () => '/sys/x.html', 'permission denied in "/sys"'],
+  ])('refuses %s', async (_, path, message) => {
+    const dir = mkdtempSync(join(root, 'out-'));
+    mkdirSync(join(dir, 'folder.html'));
+    writeFileSync(join(dir, 'file'), '');
+    writeFileSync(join(dir, 'old.html'), 'mine');
+    const run = runFolder(join(dir, 'runs', 'ok'), goodFiles);
+    const before = readdirSync(dir).sort();
+    const out = path(dir);
+    expect(await view(run, '--out', out)).toBe(2);
+    expect(stderr).toMatch(/^error: --out "[^"]+"[^\n]*\n$/);
+    expect(stderr).toContain(message);
+    expect(readdirSync(dir).sort()).toEqual(before);
+    expect(readdirSync(join(dir, 'folder.html'))).toEqual([]);
   });
 });

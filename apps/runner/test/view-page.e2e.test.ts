@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expectedCounts, rankOccupancy } from '@ftw/selection';
@@ -386,5 +395,67 @@ describe('runs of different environments', () => {
     expect(keys).toEqual(expect.arrayContaining(['environment.kind', 'keep']));
     expectClean(page, file);
     await page.page.screenshot({ path: join(ARTIFACTS, 'view-two-environments.png') });
+  });
+});
+
+describe('a run killed while writing its metrics', () => {
+  it('is drawn from its complete lines, with the cut line named on stderr and in a notice on the page', async () => {
+    const dir = join(root, 'runs', 'killed');
+    cpSync(join(root, 'runs', 'gaussian'), dir, { recursive: true });
+    const metrics = join(dir, 'metrics.ndjson');
+    const complete = readFileSync(metrics, 'utf8').trimEnd().split('\n').length - 1;
+    // Cut 20 bytes into the last line, as a killed writer leaves it.
+    truncateSync(metrics, readFileSync(metrics, 'utf8').lastIndexOf('\n', statSync(metrics).size - 2) + 21);
+    const file = join(root, 'killed.html');
+    const r = ftw('view', dir, '--out', file);
+    expect(r.status, r.stderr).toBe(0);
+    const notice = `killed: the last line of metrics.ndjson (line ${complete + 1}) is cut short, as when a run is killed while writing; the ${complete} complete lines are drawn`;
+    expect(r.stderr).toBe(`ftw view: warning: ${notice}\n`);
+    const page = await open(file);
+    await page.page.evaluate(() => ftwView.renderAll());
+    const shown = page.page.locator('#notices li', { hasText: 'cut short' });
+    expect(await shown.textContent()).toBe(notice);
+    expect(await shown.isVisible()).toBe(true);
+    const ids = await page.page.locator('figure.chart').evaluateAll((els) => els.map((e) => e.id));
+    const counts = await page.page.evaluate((list) => list.map((id) => ftwView.markCount(id)), ids);
+    expect(counts.every((n) => n > 0)).toBe(true);
+    expectClean(page, file);
+  });
+
+  it('is refused when a line that is not JSON is followed by another, or ends with a line break', () => {
+    const dir = join(root, 'runs', 'broken');
+    cpSync(join(root, 'runs', 'gaussian'), dir, { recursive: true });
+    const metrics = join(dir, 'metrics.ndjson');
+    const lines = readFileSync(metrics, 'utf8').trimEnd().split('\n');
+    writeFileSync(metrics, `${lines.slice(0, -1).join('\n')}\n{"seed": 0,\n`);
+    const r = ftw('view', dir, '--out', join(root, 'broken.html'));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`metrics\\.ndjson line ${lines.length} is not valid JSON`));
+    writeFileSync(metrics, `${lines.slice(0, 2).join('\n')}\n{"seed": 0,\n${lines.slice(2).join('\n')}\n`);
+    expect(ftw('view', dir, '--out', join(root, 'broken.html')).stderr).toMatch(
+      /metrics\.ndjson line 3 is not valid JSON/,
+    );
+    expect(existsSync(join(root, 'broken.html'))).toBe(false);
+  });
+});
+
+describe('files of a run written by an editor that adds a byte-order mark', () => {
+  it('are read, and an existing page is replaced only with --force', () => {
+    const dir = join(root, 'runs', 'bom');
+    cpSync(join(root, 'runs', 'gaussian'), dir, { recursive: true });
+    for (const name of ['config.json', 'summary.json', 'metrics.ndjson']) {
+      writeFileSync(join(dir, name), `\uFEFF${readFileSync(join(dir, name), 'utf8')}`);
+    }
+    const file = join(root, 'bom.html');
+    writeFileSync(file, 'an older page');
+    const refused = ftw('view', dir, '--out', file);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toBe(
+      `error: --out ${JSON.stringify(file)} already exists; add --force to replace it, or choose another path\n`,
+    );
+    const r = ftw('view', dir, '--out', file, '--force');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(readFileSync(file, 'utf8')).toMatch(/<title>ftw view: bom<\/title>/);
   });
 });

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { describeFailure } from './describe-failure.js';
+import { withHelp } from './help-text.js';
 import { UsageError } from './usage-error.js';
 
 /** Exit codes of the `ftw` CLI. */
@@ -40,6 +41,12 @@ export async function createProgram(only?: string): Promise<Command> {
       writeOut: (text) => process.stdout.write(text),
       writeErr: (text) => process.stderr.write(text),
     });
+  withHelp(program, [
+    'ftw reproduce                      # the small reproduction, written to runs/reproduce/',
+    'ftw train --env tie-heavy --keep 3 --threshold 0 --seeds 0..9 --name tie-k3',
+    'ftw view runs/reproduce runs/tie-k3 --out runs/view.html',
+    'ftw <command> --help               # the options of a command, each with its default',
+  ]);
   const names = only !== undefined && Object.hasOwn(COMMANDS, only) ? [only] : Object.keys(COMMANDS);
   for (const command of await Promise.all(names.map((name) => COMMANDS[name]!()))) {
     program.addCommand(command);
@@ -81,7 +88,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (error instanceof UsageError) {
-      process.stderr.write(`error: ${error.message}\n(run with --help for usage)\n`);
+      process.stderr.write(
+        `error: ${error.message}\n${error.helpHint ? '(run with --help for usage)\n' : ''}`,
+      );
       return EXIT.usage;
     }
     process.stderr.write(`ftw: the run failed: ${describeFailure(error)}\n`);

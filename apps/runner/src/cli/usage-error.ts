@@ -15,12 +15,16 @@ export class UsageError extends Error {
   readonly code = 'FTW_USAGE' as const;
   /** The process exit code the CLI uses for it. */
   readonly exitCode = 2 as const;
+  /** Whether the CLI adds "(run with --help for usage)" under the message. */
+  readonly helpHint: boolean;
 
   /**
    * @param message - what was wrong, naming the flag or key, the value and what is allowed
+   * @param options - `helpHint: false` for a message that says all there is to do (an output path)
    */
-  constructor(message: string) {
+  constructor(message: string, options: { readonly helpHint?: boolean } = {}) {
     super(message);
+    this.helpHint = options.helpHint ?? true;
     this.name = 'UsageError';
   }
 }

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { withHelp } from '../cli/help-text.js';
 import { UsageError } from '../cli/usage-error.js';
 import { readInteger } from '../config/read-value.js';
 
@@ -29,6 +30,7 @@ export function actorCommand(): Command {
       'how long to wait for the pool and its task (the learner may start later), and for a new policy before giving up',
       '600',
     );
+  withHelp(command, ['ftw actor --redis redis://10.0.0.5:6379 --pool ftw-4242-m3x-seed0']);
   command.action(async () => {
     const opts = command.opts<{ redis: string; pool: string; wait: string }>();
     if (!/^rediss?:\/\//.test(opts.redis)) {

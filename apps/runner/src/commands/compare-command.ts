@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { optionWithoutValue, withHelp } from '../cli/help-text.js';
 import { addJobsOption, readJobs } from '../cli/jobs-option.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress, type Progress } from '../cli/progress.js';
@@ -236,18 +237,37 @@ export function compareCommand(): Command {
     .description('compare FTW with REINFORCE, GRPO and PPO at a matched sampling budget (mean ± 95% CI)')
     .option('--seeds <list>', 'seeds, the same for every method (at least 2 for intervals)', '0..9')
     .option('--scenarios <list>', `scenarios, comma-separated: ${names.join(', ')}`, names.join(','))
-    .option(
-      '--optimizer <name>',
-      "override every method's optimiser: sgd or adam (default: the scenario's, adam)",
+    .addOption(
+      optionWithoutValue(
+        '--optimizer <name>',
+        "override every method's optimiser: sgd or adam",
+        "the scenario's, adam",
+      ),
     )
-    .option('--lr <rate>', "override every method's learning rate (default: the scenario's, 0.05)")
-    .option(
-      '--scenario <name>',
-      'async: asynchronous actors (lag, version bound, IS weights; Redis actors); sokoban: multi-step Sokoban, binary reward',
+    .addOption(
+      optionWithoutValue('--lr <rate>', "override every method's learning rate", "the scenario's, 0.05"),
     )
-    .option('--redis <url>', 'with --scenario async: Redis for the real actors (default: a private one)');
+    .addOption(
+      optionWithoutValue(
+        '--scenario <name>',
+        'async: asynchronous actors (lag, version bound, IS weights; Redis actors); sokoban: multi-step Sokoban, binary reward',
+        'none: the bandit scenarios of --scenarios',
+      ),
+    )
+    .addOption(
+      optionWithoutValue(
+        '--redis <url>',
+        'with --scenario async: Redis for the real actors',
+        'a private one',
+      ),
+    );
   addOutputOptions(command, 'compare');
   addJobsOption(command);
+  withHelp(command, [
+    'ftw compare --seeds 0..9',
+    'ftw compare --scenarios tie-heavy --optimizer adam --lr 0.02 --name tie-adam',
+    'ftw compare --scenario sokoban --seeds 0..9 --jobs auto',
+  ]);
   command.action(async () => {
     const o = command.opts<Record<string, string | undefined>>();
     const jobs = readJobs(command);

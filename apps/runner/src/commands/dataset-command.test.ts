@@ -194,7 +194,7 @@ describe('ftw dataset', () => {
     expect(await ftw(...args, '--quiet')).toBe(0);
     expect(stderr).toMatch(/bad\.jsonl:21: invalid JSON/);
     expect(stderr).toMatch(/bad\.jsonl:22: invalid JSON/);
-    expect(await ftw(...args, '--strict')).toBe(2);
+    expect(await ftw(...args, '--strict', '--force')).toBe(2);
     expect(stderr).toMatch(/error: .*bad\.jsonl:21: invalid JSON/);
   });
 
@@ -328,27 +328,6 @@ describe('ftw dataset', () => {
     expect(stderr).toMatch(message);
   });
 
-  it('exits 1 when the run fails while writing (the output path is a folder), leaving no temporary file', async () => {
-    const input = log('fail.jsonl', 'ftw', 30);
-    const folder = join(dir, 'a-folder');
-    mkdirSync(join(folder, 'inside'), { recursive: true });
-    expect(
-      await ftw(
-        '--input',
-        input,
-        '--capacity',
-        '30',
-        ...base.slice(2),
-        '--format',
-        'openai',
-        '--out',
-        folder,
-      ),
-    ).toBe(1);
-    expect(stderr).toMatch(/ftw: the run failed/);
-    expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
-  });
-
   it('exits 2 for a missing input, a missing flag and a window smaller than C', async () => {
     expect(
       await ftw(
@@ -376,10 +355,131 @@ describe('ftw dataset', () => {
         join(dir, 'no', 'x.jsonl'),
       ),
     ).toBe(2);
-    expect(stderr).toMatch(/--out must be in an existing folder/);
+    expect(stderr).toMatch(/--out ".*x\.jsonl": folder ".*no" does not exist/);
     const input = log('tiny.jsonl', 'ftw', 3);
     expect(await ftw('--input', input, ...base, '--format', 'openai', '--out', join(dir, 'x.jsonl'))).toBe(2);
-    expect(stderr).toMatch(/POOL_TOO_SMALL|fewer than batchSize/);
+    expect(stderr).toMatch(
+      /tiny\.jsonl: the window holds 3 runs, fewer than --batch-size 5; give a smaller --batch-size, a larger --capacity or a log of more runs/,
+    );
+  });
+
+  describe('output paths: one line on stderr, exit code 2, nothing written', () => {
+    const args = (out: string, ...extra: string[]) => [
+      '--input',
+      log('paths.jsonl', 'ftw', 30),
+      '--capacity',
+      '30',
+      ...base.slice(2),
+      '--format',
+      'openai',
+      '--out',
+      out,
+      ...extra,
+    ];
+    const refused = async (folder: string, out: string, message: string, ...extra: string[]) => {
+      const before = readdirSync(folder).sort();
+      stderr = '';
+      expect(await ftw(...args(out, ...extra))).toBe(2);
+      expect(stderr).toBe(`error: ${message}\n`);
+      expect(readdirSync(folder).sort()).toEqual(before);
+      expect(stdout).toBe('');
+    };
+
+    it('refuses a folder, a missing folder and a folder through a file', async () => {
+      const folder = join(dir, 'paths-1');
+      mkdirSync(join(folder, 'a-folder', 'inside'), { recursive: true });
+      writeFileSync(join(folder, 'a-file'), '');
+      await refused(
+        folder,
+        join(folder, 'a-folder'),
+        `--out ${JSON.stringify(join(folder, 'a-folder'))} is a folder; give the path of a file instead`,
+      );
+      await refused(
+        folder,
+        join(folder, 'missing', 'dir', 'x.jsonl'),
+        `--out ${JSON.stringify(join(folder, 'missing', 'dir', 'x.jsonl'))}: folder ${JSON.stringify(join(folder, 'missing', 'dir'))} does not exist; create it (mkdir -p ${join(folder, 'missing', 'dir')}) or choose another folder`,
+      );
+      await refused(
+        folder,
+        join(folder, 'a-file', 'x.jsonl'),
+        `--out ${JSON.stringify(join(folder, 'a-file', 'x.jsonl'))}: ${JSON.stringify(join(folder, 'a-file'))} is a file, not a folder; choose another path`,
+      );
+    });
+
+    it('refuses an existing output or manifest without --force, and replaces both with it', async () => {
+      const folder = join(dir, 'paths-2');
+      mkdirSync(folder);
+      const out = join(folder, 'sft.jsonl');
+      writeFileSync(out, 'mine\n');
+      await refused(
+        folder,
+        out,
+        `--out ${JSON.stringify(out)} already exists; add --force to replace it, or choose another path`,
+      );
+      rmSync(out);
+      writeFileSync(join(folder, 'sft.manifest.json'), 'mine\n');
+      await refused(
+        folder,
+        out,
+        `the manifest beside --out ${JSON.stringify(join(folder, 'sft.manifest.json'))} already exists; add --force to replace it, or choose another path`,
+      );
+      writeFileSync(out, 'mine\n');
+      expect(await ftw(...args(out, '--force', '--quiet'))).toBe(0);
+      // J·K = 200 · 3 lines, none of the old file's.
+      expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(600);
+      expect(readFileSync(out, 'utf8')).not.toMatch(/mine/);
+      expect(JSON.parse(readFileSync(join(folder, 'sft.manifest.json'), 'utf8')).output.lines).toBe(600);
+      expect(readdirSync(folder).sort()).toEqual(['sft.jsonl', 'sft.manifest.json']);
+    });
+
+    // Root ignores file modes, but not sysfs: creating a file there fails for root too (EACCES).
+    it('refuses a place where no file can be created', async () => {
+      await refused(
+        dir,
+        '/sys/sft.jsonl',
+        '--out "/sys/sft.jsonl": permission denied in "/sys"; choose a folder you can write to',
+      );
+    });
+  });
+
+  it('exits 2 when no run is selected, naming --threshold and its value, unless --allow-empty', async () => {
+    const folder = join(dir, 'empty');
+    mkdirSync(folder);
+    const input = log('empty.jsonl', 'ftw', 30);
+    const out = join(folder, 'sft.jsonl');
+    const common = ['--input', input, '--capacity', '30', ...base.slice(2), '--format', 'openai'];
+    expect(await ftw(...common, '--threshold', '1', '--out', out)).toBe(2);
+    expect(stderr).toMatch(
+      /^error: .*empty\.jsonl: no run was selected: no run of the window has a reward above --threshold 1; the highest is 1; lower --threshold, or add --allow-empty to write an empty file\n/,
+    );
+    expect(readdirSync(folder)).toEqual([]);
+    expect(await ftw(...common, '--threshold', '1', '--allow-empty', '--out', out, '--quiet')).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe('');
+    expect(JSON.parse(readFileSync(join(folder, 'sft.manifest.json'), 'utf8')).output.lines).toBe(0);
+  });
+
+  it('reads a log whose first line opens with a UTF-8 byte-order mark', async () => {
+    const input = join(dir, 'bom.jsonl');
+    writeFileSync(input, `\uFEFF${scriptedLog({ shape: 'ai-sdk', runs: 30, successRate: 0.5, seed: 2 })}`);
+    const out = join(dir, 'bom-sft.jsonl');
+    expect(
+      await ftw(
+        '--input',
+        input,
+        '--from',
+        'ai-sdk',
+        '--capacity',
+        '30',
+        ...base.slice(2),
+        '--format',
+        'openai',
+        '--out',
+        out,
+        '--json',
+      ),
+    ).toBe(0);
+    expect(JSON.parse(stdout).input).toMatchObject({ lines: 30, valid: 30, skipped: 0 });
+    expect(stderr).toBe('');
   });
 
   it('prints the tie rate left after the tie-break keys', async () => {

@@ -1,8 +1,10 @@
 import { statSync } from 'node:fs';
 import { AgentDataError, buildDataset, formatIssue, type LineIssue, type LineWarning } from '@ftw/agent-data';
 import { Command } from 'commander';
+import { optionWithoutValue, withHelp } from '../cli/help-text.js';
 import { createProgress } from '../cli/progress.js';
 import { UsageError } from '../cli/usage-error.js';
+import { datasetErrorMessage } from '../dataset/dataset-error-message.js';
 import { datasetSummary } from '../dataset/dataset-summary.js';
 import { readDatasetOptions } from '../dataset/read-dataset-options.js';
 import { seededStreams } from '../random/seeded-streams.js';
@@ -16,8 +18,9 @@ const SHOWN_ISSUES = 20;
  * `ftw dataset`: turns a log of agent runs into an FTW-weighted fine-tuning file with `@ftw/agent-data`
  * (newest N runs, J minibatches of C, top K, written as OpenAI, TRL or ART JSONL with a manifest beside
  * it), printing a summary table. Exit codes: 0 done, 1 failure, 2 bad flag or bad input (a missing
- * file, strict mode's first bad line, no valid run, fewer runs than C). The same seed and input give a
- * byte-identical file and manifest.
+ * file, strict mode's first bad line, no valid run, fewer runs than C, no run selected without
+ * `--allow-empty`, an output path that cannot be written or exists without `--force`). The same seed and
+ * input give a byte-identical file and manifest.
  *
  * @returns the commander command
  * @example
@@ -42,19 +45,30 @@ export function datasetCommand(): Command {
       'sampled (J seeded minibatches) or expected (exact expected counts)',
       'sampled',
     )
-    .option('--threshold <x>', 'only runs with a reward strictly above x may be kept')
-    .option(
-      '--tie-break <keys>',
-      'order runs of equal reward: fewer-turns, fewer-tool-calls, newer, older (comma-separated)',
+    .addOption(
+      optionWithoutValue('--threshold <x>', 'only runs with a reward strictly above x may be kept', 'none'),
+    )
+    .addOption(
+      optionWithoutValue(
+        '--tie-break <keys>',
+        'order runs of equal reward: fewer-turns, fewer-tool-calls, newer, older (comma-separated)',
+        'none: ties broken at random',
+      ),
     )
     .option('--per-task', 'select within each task separately', false)
-    .option(
-      '--success-above <x>',
-      'a run succeeds when its reward is above x (report; default: threshold, else the lowest reward)',
+    .addOption(
+      optionWithoutValue(
+        '--success-above <x>',
+        'a run succeeds when its reward is above x (for the report)',
+        '--threshold, else the lowest reward',
+      ),
     )
-    .option(
-      '--current-logprobs <file>',
-      'JSONL of current-policy log-probs { id, logprobs: number[][] } for importance diagnostics',
+    .addOption(
+      optionWithoutValue(
+        '--current-logprobs <file>',
+        'JSONL of current-policy log-probs { id, logprobs: number[][] } for importance diagnostics',
+        'none',
+      ),
     )
     .option(
       '--strict',
@@ -63,9 +77,18 @@ export function datasetCommand(): Command {
     )
     .option('--seed <seed>', 'seed of the minibatch draws and of the rounding', '0')
     .requiredOption('--format <format>', 'output: openai, trl or art')
-    .requiredOption('--out <file>', 'output JSONL file (the manifest is written beside it)')
+    .requiredOption(
+      '--out <file>',
+      'output JSONL file in an existing folder (the manifest is written beside it)',
+    )
+    .option('--force', 'replace --out and its manifest when they exist', false)
+    .option('--allow-empty', 'write an empty file when no run is selected (else exit 2)', false)
     .option('--quiet', 'print no progress and no table', false)
     .option('--json', 'print the manifest (without the per-run list) as JSON on stdout', false);
+  withHelp(command, [
+    'ftw dataset --input runs.jsonl --from ai-sdk --capacity 1000 --batch-size 8 --keep 2 --batches 500 --threshold 0 --tie-break fewer-turns --format openai --out sft.jsonl',
+    'ftw dataset --input runs.jsonl --capacity 1000 --batch-size 8 --keep 2 --batches 64 --selection expected --format trl --out data/trl.jsonl --force',
+  ]);
   command.action(async () => {
     const flags = readDatasetOptions(command.opts<Record<string, unknown>>());
     const size = statSync(flags.input).size;
@@ -99,7 +122,7 @@ export function datasetCommand(): Command {
       });
     } catch (error) {
       // Bad input is a usage problem (exit 2); anything else is a failure of the run (exit 1).
-      if (error instanceof AgentDataError) throw new UsageError(`${flags.input}: ${error.message}`);
+      if (error instanceof AgentDataError) throw new UsageError(datasetErrorMessage(error, flags));
       if (
         (error as NodeJS.ErrnoException).code === 'ENOENT' &&
         (error as NodeJS.ErrnoException).path === flags.input

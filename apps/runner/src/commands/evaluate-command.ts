@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
+import { optionWithoutValue, withHelp } from '../cli/help-text.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { UsageError } from '../cli/usage-error.js';
+import { readTextFile } from '../config/read-text-file.js';
 import { readInteger } from '../config/read-value.js';
 import { ENVIRONMENTS, type EnvironmentConfig } from '../config/train-config.js';
 import { formatInterval } from '../report/format-interval.js';
@@ -25,7 +26,7 @@ interface EvaluatedSeed {
 function readJson(path: string): unknown {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path);
   } catch {
     throw new UsageError(
       `${path} is missing: ftw evaluate reads a run folder written by ftw train or reproduce`,
@@ -57,7 +58,7 @@ function readPolicies(run: string): SavedPolicy[] {
   const path = join(run, 'policies.ndjson');
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path);
   } catch {
     throw new UsageError(
       `${path} is missing: the run was not written by ftw train or reproduce, or by a version before policies.ndjson`,
@@ -166,9 +167,19 @@ export function evaluateCommand(): Command {
       "score the policies a run ended with (its policies.ndjson) on the run's environment, or on new Sokoban levels",
     )
     .argument('<run>', 'a run folder written by ftw train or reproduce')
-    .option('--level-seed <seed>', 'sokoban: draw the held-out levels from this level seed (linear policies)')
-    .option('--held-out <count>', 'sokoban: number of held-out levels');
+    .addOption(
+      optionWithoutValue(
+        '--level-seed <seed>',
+        'sokoban: draw the held-out levels from this level seed (linear policies)',
+        "the run's",
+      ),
+    )
+    .addOption(optionWithoutValue('--held-out <count>', 'sokoban: number of held-out levels', "the run's"));
   addOutputOptions(command, 'evaluate');
+  withHelp(command, [
+    'ftw evaluate runs/train',
+    'ftw evaluate runs/sokoban-linear --level-seed 1 --held-out 100 --name sokoban-unseen',
+  ]);
   command.action(async (run: string) => {
     const opts = command.opts<{ levelSeed?: string; heldOut?: string }>();
     const levelSeed =

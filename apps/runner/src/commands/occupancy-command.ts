@@ -1,5 +1,6 @@
 import { monteCarloOccupancy, rankOccupancy } from '@ftw/selection';
 import { Command } from 'commander';
+import { withHelp } from '../cli/help-text.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { type BatchKeepPair, readPairs } from '../config/read-pairs.js';
 import { MAX_SEED, readInteger } from '../config/read-value.js';
@@ -166,6 +167,10 @@ export function occupancyCommand(): Command {
     .option('--seed <seed>', 'seed of the Monte Carlo draws', '0')
     .option('--points-every <ranks>', 'draw a Monte Carlo point every this many ranks', '4');
   addOutputOptions(command, 'occupancy');
+  withHelp(command, [
+    'ftw occupancy',
+    'ftw occupancy --n 64 --pairs 5:1,8:2 --draws 1000000 --name fig1-n64',
+  ]);
   command.action(async () => {
     const o = command.opts<Record<string, string>>();
     const n = readInteger(o['n'], '--n', { min: 1, max: 100_000 });

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { withHelp } from '../cli/help-text.js';
 import { addJobsOption, readJobs } from '../cli/jobs-option.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress } from '../cli/progress.js';
@@ -24,6 +25,7 @@ export function reproduceCommand(): Command {
   );
   addOutputOptions(command, 'reproduce');
   addJobsOption(command);
+  withHelp(command, ['ftw reproduce', 'ftw reproduce --jobs auto --name reproduce-2 --json']);
   command.action(async () => {
     const output = readOutputOptions(command);
     const jobs = readJobs(command);

@@ -1,9 +1,11 @@
 import { Command } from 'commander';
 import { ASYNC_OPTIONS, resolveAsyncOptions } from '../async/async-options.js';
+import { optionWithoutValue, withHelp } from '../cli/help-text.js';
 import { addJobsOption, readJobs } from '../cli/jobs-option.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress } from '../cli/progress.js';
 import { UsageError } from '../cli/usage-error.js';
+import { checkSokobanLevels } from '../config/check-sokoban-levels.js';
 import { addOptions, collectOptions } from '../config/option-spec.js';
 import { readConfigFile } from '../config/read-config-file.js';
 import { resolveTrainConfig, TRAIN_OPTIONS } from '../config/train-config.js';
@@ -33,15 +35,22 @@ export function trainCommand(): Command {
   const command = new Command('train').description(
     'train any configuration (FTW or a baseline) from flags or a JSON file; defaults are the reproduction',
   );
-  command.option('--config <file>', 'JSON file of options (keys as below in camelCase); flags override it');
+  command.addOption(
+    optionWithoutValue(
+      '--config <file>',
+      'JSON file of options (keys as below in camelCase); flags override it',
+      'none',
+    ),
+  );
   addOptions(command, TRAIN_OPTIONS);
   addOptions(command, ASYNC_OPTIONS);
   addOutputOptions(command, 'train');
   addJobsOption(command);
-  command.addHelpText(
-    'after',
-    '\nExample:\n  ftw train --env tie-heavy --keep 3 --threshold 0 --iterations 400 --seeds 0..9 --name tie-k3',
-  );
+  withHelp(command, [
+    'ftw train --env tie-heavy --keep 3 --threshold 0 --iterations 400 --seeds 0..9 --name tie-k3',
+    'ftw train --env sokoban --size 6 --boxes 2 --policy linear --seeds 0..4 --name sokoban-linear',
+    'ftw train --config cfg.json --lr 0.05 --jobs auto',
+  ]);
   command.action(async () => {
     const actorTask = process.env[ACTOR_VARIABLE];
     if (actorTask !== undefined) {
@@ -51,7 +60,9 @@ export function trainCommand(): Command {
     }
     const path = command.opts<{ config?: string }>().config;
     const file = path === undefined ? undefined : readConfigFile(path);
-    const config = resolveTrainConfig(collectOptions(TRAIN_OPTIONS, command, file));
+    const raw = collectOptions(TRAIN_OPTIONS, command, file);
+    const config = resolveTrainConfig(raw);
+    if (config.environment.kind === 'sokoban') checkSokobanLevels(config.environment, raw);
     const output = readOutputOptions(command);
     const jobs = readJobs(command);
     const asynchronous = resolveAsyncOptions(collectOptions(ASYNC_OPTIONS, command), config);

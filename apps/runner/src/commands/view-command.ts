@@ -1,7 +1,7 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
+import { withHelp } from '../cli/help-text.js';
 import { UsageError } from '../cli/usage-error.js';
+import { checkOutputFile, writeOutputFile } from '../run/output-path.js';
 import { readRunFolder } from '../view/read-run-folder.js';
 import { reportPage } from '../view/report-page.js';
 
@@ -20,15 +20,23 @@ export function viewCommand(): Command {
   const command = new Command('view')
     .description('lay runs side by side in one self-contained, offline HTML page (curves, tables, Figure 1)')
     .argument('<run...>', 'run folders written by ftw train, compare or reproduce')
-    .option('--out <file>', 'the HTML file to write', 'report.html')
-    .option('--quiet', 'print nothing', false);
-  command.addHelpText('after', '\nExample:\n  ftw view runs/reproduce runs/tie-k3 --out runs/view.html');
+    .option('--out <file>', 'the HTML file to write (its folder must exist)', 'report.html')
+    .option('--force', 'replace --out when it exists', false)
+    .option('--quiet', 'print nothing but warnings', false);
+  withHelp(command, [
+    'ftw view runs/reproduce runs/tie-k3 --out runs/view.html',
+    'ftw view runs/compare --out runs/view.html --force',
+  ]);
   command.action(async (paths: string[]) => {
-    const o = command.opts<{ out: string; quiet: boolean }>();
+    const o = command.opts<{ out: string; quiet: boolean; force: boolean }>();
     if (!o.out.endsWith('.html'))
       throw new UsageError(`--out must name an .html file, got ${JSON.stringify(o.out)}`);
+    const where = { label: '--out', path: o.out };
+    const out = checkOutputFile(where, o.force);
     const runs = [];
     for (const path of paths) runs.push(await readRunFolder(path));
+    for (const notice of runs.flatMap((r) => r.notices ?? []))
+      process.stderr.write(`ftw view: warning: ${notice}\n`);
     const names = runs.map((r) => r.name);
     const twice = names.filter((n, i) => names.indexOf(n) !== i);
     if (twice.length > 0) {
@@ -37,12 +45,7 @@ export function viewCommand(): Command {
       );
     }
     const html = reportPage(runs);
-    const out = resolve(o.out);
-    mkdirSync(dirname(out), { recursive: true });
-    // Written beside and renamed into place: a reader never sees half a page.
-    const partial = `${out}.partial-${process.pid}`;
-    writeFileSync(partial, html);
-    renameSync(partial, out);
+    await writeOutputFile(where, html, o.force);
     if (!o.quiet) {
       process.stdout.write(
         `ftw view: ${runs.length} run${runs.length === 1 ? '' : 's'} (${names.join(', ')}); ${(Buffer.byteLength(html) / 1e6).toFixed(2)} MB page written to ${out}\n`,

@@ -90,3 +90,23 @@ export function collectOptions(
   }
   return raw;
 }
+
+/**
+ * An option as the user gave it, for messages: `--size 3` from the command line, `"size": 3 in cfg.json`
+ * from a config file, `--size 6 (default)` when left out.
+ *
+ * @param raw - the option's raw value and where it came from (from `collectOptions`)
+ * @param spec - the option
+ * @returns the text
+ * @example
+ * ```ts
+ * describeOption({ value: '3', label: '--size', explicit: true }, SIZE_SPEC); // '--size 3'
+ * ```
+ */
+export function describeOption(raw: RawOption, spec: OptionSpec): string {
+  const { flag, key } = spec;
+  if (!raw.explicit) return `${flag} ${String(raw.value)} (default)`;
+  if (raw.label === flag) return `${flag} ${String(raw.value)}`;
+  const file = raw.label.startsWith(`${key} in `) ? raw.label.slice(key.length + 4) : raw.label;
+  return `"${key}": ${JSON.stringify(raw.value)} in ${file}`;
+}

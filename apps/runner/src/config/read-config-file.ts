@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { UsageError } from '../cli/usage-error.js';
+import { readTextFile } from './read-text-file.js';
 
 /**
- * Reads a JSON configuration file: an object whose keys are option names (`batchSize`, `lr`, …).
+ * Reads a JSON configuration file: an object whose keys are option names (`batchSize`, `lr`, …). A
+ * byte-order mark at its start is ignored.
  *
  * @param path - the file given to `--config`
  * @returns the object and the name to use in messages
@@ -15,7 +16,7 @@ import { UsageError } from '../cli/usage-error.js';
 export function readConfigFile(path: string): { values: Record<string, unknown>; name: string } {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path);
   } catch (error) {
     const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
     throw new UsageError(`--config must name a readable JSON file, got ${JSON.stringify(path)} (${reason})`);

@@ -1,9 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { resolve } from 'node:path';
 import {
   type BuildDatasetOptions,
   INPUT_FORMATS,
   type InputFormat,
+  manifestPath,
   OUTPUT_FORMATS,
   type OutputFormat,
   TIE_BREAK_KEYS,
@@ -11,6 +12,7 @@ import {
 } from '@ftw/agent-data';
 import { UsageError } from '../cli/usage-error.js';
 import { MAX_SEED, readChoice, readInteger, readNumber } from '../config/read-value.js';
+import { checkOutputFile } from '../run/output-path.js';
 
 /** The validated flags of `ftw dataset` (everything but the random stream, made from `seed`). */
 export type DatasetFlags = Omit<BuildDatasetOptions, 'random' | 'onIssue' | 'onProgress' | 'seed'> & {
@@ -21,11 +23,13 @@ export type DatasetFlags = Omit<BuildDatasetOptions, 'random' | 'onIssue' | 'onP
 
 /**
  * Reads and checks the flags of `ftw dataset`: every number and word through the runner's readers, the
- * tie-break list against the package's keys, K ≤ C, and that the input file exists and is not the output.
+ * tie-break list against the package's keys, K ≤ C, that the input file exists and is not the output, and
+ * that the output and its manifest can be written (see `checkOutputFile`; `--force` replaces them).
  *
  * @param o - commander's parsed options (strings, booleans)
  * @returns the validated flags
- * @throws {@link UsageError} naming the flag, the value and what is allowed
+ * @throws {@link UsageError} naming the flag, the value and what is allowed; `OutputPathError` for an
+ *   output or manifest path that cannot be written
  * @example
  * ```ts
  * readDatasetOptions({ input: 'runs.jsonl', capacity: '1000', batchSize: '8', keep: '2', batches: '64',
@@ -38,11 +42,8 @@ export function readDatasetOptions(o: Record<string, unknown>): DatasetFlags {
     throw new UsageError(`--input must be an existing file, got ${JSON.stringify(input)}`);
   }
   const out = readPath(o['out'], '--out');
-  if (out === input) throw new UsageError('--out must differ from --input');
-  const folder = dirname(out);
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-    throw new UsageError(`--out must be in an existing folder, got ${JSON.stringify(out)}`);
-  }
+  if (resolve(out) === resolve(input)) throw new UsageError('--out must differ from --input');
+  const force = o['force'] === true;
   const batchSize = readInteger(o['batchSize'], '--batch-size', { min: 1, max: 2 ** 31 });
   const keep = readInteger(o['keep'], '--keep', { min: 1, max: batchSize });
   const threshold = o['threshold'] === undefined ? undefined : readNumber(o['threshold'], '--threshold');
@@ -55,7 +56,7 @@ export function readDatasetOptions(o: Record<string, unknown>): DatasetFlags {
       `--current-logprobs must be an existing file, got ${JSON.stringify(currentLogprobs)}`,
     );
   }
-  return {
+  const flags: DatasetFlags = {
     input,
     from: readChoice(o['from'], '--from', INPUT_FORMATS) as InputFormat,
     strict: o['strict'] === true,
@@ -71,10 +72,15 @@ export function readDatasetOptions(o: Record<string, unknown>): DatasetFlags {
     seed: readInteger(o['seed'], '--seed', { max: MAX_SEED }),
     format: readChoice(o['format'], '--format', OUTPUT_FORMATS) as OutputFormat,
     out,
+    allowEmpty: o['allowEmpty'] === true,
     ...(currentLogprobs === undefined ? {} : { currentLogprobs }),
     quiet: o['quiet'] === true,
     json: o['json'] === true,
   };
+  // The paths last: every other flag is checked before a file is probed.
+  checkOutputFile({ label: '--out', path: out }, force);
+  checkOutputFile({ label: 'the manifest beside --out', path: manifestPath(out) }, force);
+  return flags;
 }
 
 function readPath(value: unknown, label: string): string {

@@ -3,6 +3,7 @@ import {
   closeSync,
   constants,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -10,12 +11,14 @@ import {
   readSync,
   rmSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../cli/usage-error.js';
+import { OutputPathError } from './output-path.js';
 import { RunDirectory } from './run-directory.js';
 
 const roots: string[] = [];
@@ -45,6 +48,7 @@ describe('RunDirectory', () => {
   it('replaces an earlier run of the same name whole', () => {
     const dir = root();
     const first = RunDirectory.open(dir, 'r');
+    first.write('config.json', '{}');
     first.write('old.txt', 'old');
     first.commit();
     const second = RunDirectory.open(dir, 'r');
@@ -54,16 +58,52 @@ describe('RunDirectory', () => {
     expect(readdirSync(dir)).toEqual(['r']);
   });
 
+  it('refuses a file or a folder that is not a run at <root>/<name>, before writing, unless forced', () => {
+    const dir = root();
+    mkdirSync(join(dir, 'mine'));
+    writeFileSync(join(dir, 'mine', 'notes.txt'), 'keep me');
+    writeFileSync(join(dir, 'file'), 'keep me too');
+    expect(() => RunDirectory.open(dir, 'mine')).toThrow(
+      new OutputPathError(
+        `--out/--name ${JSON.stringify(join(dir, 'mine'))} already exists and is not an ftw run (a folder without config.json); add --force to replace it, or choose another --name or --out`,
+      ),
+    );
+    expect(() => RunDirectory.open(dir, 'file')).toThrow(/already exists and is not an ftw run \(a file\)/);
+    expect(readdirSync(dir).sort()).toEqual(['file', 'mine']);
+    expect(readFileSync(join(dir, 'mine', 'notes.txt'), 'utf8')).toBe('keep me');
+    for (const name of ['mine', 'file']) {
+      const run = RunDirectory.open(dir, name, true);
+      run.write('summary.json', '{}');
+      run.commit();
+      expect(readdirSync(join(dir, name))).toEqual(['summary.json']);
+    }
+    expect(readdirSync(dir).sort()).toEqual(['file', 'mine']);
+  });
+
+  it('creates a missing root with its parents, and refuses a root that is a file or under one', () => {
+    const dir = root();
+    const run = RunDirectory.open(join(dir, 'a', 'b', 'runs'), 'r');
+    expect(run.commit()).toBe(join(dir, 'a', 'b', 'runs', 'r'));
+    writeFileSync(join(dir, 'plain'), '');
+    expect(() => RunDirectory.open(join(dir, 'plain'), 'r')).toThrow(
+      /^--out ".*plain" is a file, not a folder; give the folder that holds runs$/,
+    );
+    expect(() => RunDirectory.open(join(dir, 'plain', 'runs'), 'r')).toThrow(
+      /^--out ".*plain\/runs": ".*plain" is a file, not a folder; choose another path$/,
+    );
+    expect(readdirSync(dir).sort()).toEqual(['a', 'plain']);
+  });
+
   it('leaves nothing behind when discarded, and keeps an earlier run', () => {
     const dir = root();
     const first = RunDirectory.open(dir, 'r');
-    first.write('a.txt', 'a');
+    first.write('config.json', '{}');
     first.commit();
     const failed = RunDirectory.open(dir, 'r');
     failed.write('b.txt', 'b');
     failed.discard();
     expect(readdirSync(dir)).toEqual(['r']);
-    expect(readdirSync(join(dir, 'r'))).toEqual(['a.txt']);
+    expect(readdirSync(join(dir, 'r'))).toEqual(['config.json']);
     failed.discard();
   });
 

@@ -1,7 +1,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { UsageError } from '../cli/usage-error.js';
+import { checkRunTarget, createOutputFolder, type OutputLabel, outputPathError } from './output-path.js';
 
 const RUN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -30,12 +31,19 @@ export class RunDirectory {
   private readonly name: string;
   private state: 'open' | 'committed' | 'discarded' = 'open';
 
-  private constructor(root: string, name: string) {
-    this.root = root;
+  private readonly where: OutputLabel;
+
+  private constructor(root: OutputLabel, name: string, force: boolean) {
+    this.root = createOutputFolder(root);
     this.name = name;
-    this.path = join(root, name);
-    mkdirSync(root, { recursive: true });
-    this.partialPath = mkdtempSync(join(root, `.${name}.partial-`));
+    this.path = join(this.root, name);
+    this.where = { label: '--out/--name', path: join(root.path, name) };
+    checkRunTarget(this.where, force);
+    try {
+      this.partialPath = mkdtempSync(join(this.root, `.${name}.partial-`));
+    } catch (error) {
+      throw outputPathError(error, this.where);
+    }
     // mkdtemp creates 0700; a finished run is an ordinary readable folder.
     chmodSync(this.partialPath, 0o755);
   }
@@ -43,19 +51,21 @@ export class RunDirectory {
   /**
    * Creates the temporary folder of a new run.
    *
-   * @param root - folder that holds runs (created if missing)
+   * @param root - folder that holds runs (created with its parents if missing)
    * @param name - the run's name: letters, digits, `.`, `_`, `-`, not starting with `.`, at most 128
+   * @param force - whether something other than an earlier run at `<root>/<name>` may be replaced
    * @returns the open run directory
    * @throws {@link UsageError} when `name` is not a valid run name (the CLI's `--name`)
-   * @throws Error from the file system when `root` cannot be created
+   * @throws `OutputPathError` when `root` cannot be created or written to, or `<root>/<name>` is in the
+   *   way (see `checkRunTarget`)
    */
-  static open(root: string, name: string): RunDirectory {
+  static open(root: string, name: string, force = false): RunDirectory {
     if (!RUN_NAME.test(name)) {
       throw new UsageError(
         `--name must be 1-128 letters, digits, '.', '_' or '-', not starting with '.', got ${JSON.stringify(name)}`,
       );
     }
-    return new RunDirectory(resolve(root), name);
+    return new RunDirectory({ label: '--out', path: root }, name, force);
   }
 
   /**
@@ -129,21 +139,24 @@ export class RunDirectory {
    * Renames the finished run into place, replacing an earlier run of the same name.
    *
    * @returns the run's final absolute path
-   * @throws Error when the run was already committed or discarded, or a rename fails (the temporary folder
-   * is then left for inspection and the earlier run stays where it was)
+   * @throws Error when the run was already committed or discarded; `OutputPathError` when a rename fails
+   *   (the earlier run is then put back, and {@link RunDirectory.discard} removes the new one)
    */
   commit(): string {
     if (this.state !== 'open') throw new Error(`run ${this.name} is already ${this.state}`);
     let previous: string | undefined;
-    if (exists(this.path)) {
-      previous = mkdtempSync(join(this.root, `.${this.name}.replaced-`));
-      renameSync(this.path, join(previous, 'run'));
-    }
     try {
+      if (exists(this.path)) {
+        previous = mkdtempSync(join(this.root, `.${this.name}.replaced-`));
+        renameSync(this.path, join(previous, 'run'));
+      }
       renameSync(this.partialPath, this.path);
     } catch (error) {
-      if (previous !== undefined) renameSync(join(previous, 'run'), this.path);
-      throw error;
+      if (previous !== undefined) {
+        if (exists(join(previous, 'run'))) renameSync(join(previous, 'run'), this.path);
+        rmSync(previous, { recursive: true, force: true });
+      }
+      throw outputPathError(error, this.where);
     }
     if (previous !== undefined) rmSync(previous, { recursive: true, force: true });
     this.state = 'committed';

@@ -54,7 +54,8 @@ function json(value: unknown): string {
  * @param output - the shared output flags
  * @param command - the command's name, recorded in `config.json`
  * @returns the open run
- * @throws {@link UsageError} for an invalid `--name`
+ * @throws {@link UsageError} for an invalid `--name`; `OutputPathError` for an `--out` that cannot hold the
+ *   run, or a file or folder at `<out>/<name>` that is not an earlier run (without `--force`)
  * @example
  * ```ts
  * const run = openRun({ out: 'runs', name: 'reproduce', quiet: false, json: false }, 'reproduce');
@@ -62,7 +63,7 @@ function json(value: unknown): string {
  * ```
  */
 export function openRun(output: OutputOptions, command: string): OpenRun {
-  const dir = RunDirectory.open(output.out, output.name);
+  const dir = RunDirectory.open(output.out, output.name, output.force === true);
   const started = new Date();
   // Git runs in the background while the command computes; a failed run ignores its answer.
   const origin = provenance();

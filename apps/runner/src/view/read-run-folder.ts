@@ -1,18 +1,20 @@
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { UsageError } from '../cli/usage-error.js';
+import { readTextFile } from '../config/read-text-file.js';
 import type { RunData } from './run-data.js';
 
 /** Commands whose runs have learning curves. */
 export const VIEWABLE_COMMANDS = ['train', 'compare', 'reproduce'] as const;
 
 const REQUIRED_FIELDS = ['seed', 'iteration', 'samples'] as const;
+const BYTE_ORDER_MARK = 0xfeff;
 
 function readJson(path: string, file: string): unknown {
   let text: string;
   try {
-    text = readFileSync(join(path, file), 'utf8');
+    text = readTextFile(join(path, file));
   } catch {
     throw new UsageError(
       `${path} is not an ftw run: it has no ${file} (a run folder holds config.json, metrics.ndjson and summary.json, as written by ftw train, compare or reproduce)`,
@@ -58,7 +60,8 @@ export function checkMetricRow(row: unknown, where: string): Record<string, unkn
  * @throws {@link UsageError} (exit code 2) naming the folder and what is wrong: not a folder, not a run
  * (no config.json, metrics.ndjson or summary.json), a run of another command (occupancy: no curves), a run
  * of an older format (no command in config.json, metric lines without seed/iteration/samples), bad JSON
- * (with its line number), or no metrics at all
+ * (with its line number), or no metrics at all. A last line cut short (not JSON, and no line end after
+ * it: a run killed while writing) is no error: it is left out and named in the run's `notices`.
  * @example
  * ```ts
  * (await readRunFolder('runs/reproduce')).metrics.length; // 720 (3 seeds × 240 iterations)
@@ -104,17 +107,52 @@ export async function readRunFolder(path: string): Promise<RunData> {
     crlfDelay: Number.POSITIVE_INFINITY,
   });
   let number = 0;
-  for await (const line of lines) {
+  // A line that is not JSON: an error, unless it is the last line and has no line end (a run killed while
+  // writing it), which is reported and left out.
+  let cut: { number: number; error: Error } | undefined;
+  const notJson = ({ number, error }: { number: number; error: Error }): UsageError =>
+    new UsageError(`${file} line ${number} is not valid JSON: ${error.message}`);
+  for await (const raw of lines) {
     number++;
+    const line = number === 1 && raw.charCodeAt(0) === BYTE_ORDER_MARK ? raw.slice(1) : raw;
     if (line.trim() === '') continue;
+    if (cut !== undefined) throw notJson(cut);
     let row: unknown;
     try {
       row = JSON.parse(line);
     } catch (error) {
-      throw new UsageError(`${file} line ${number} is not valid JSON: ${(error as Error).message}`);
+      cut = { number, error: error as Error };
+      continue;
     }
     metrics.push(checkMetricRow(row, `${file} line ${number}`));
   }
+  const notices: string[] = [];
+  if (cut !== undefined) {
+    if (endsWithLineBreak(file)) throw notJson(cut);
+    notices.push(
+      `${basename(absolute)}: the last line of metrics.ndjson (line ${cut.number}) is cut short, as when a run is killed while writing; the ${metrics.length} complete lines are drawn`,
+    );
+  }
   if (metrics.length === 0) throw new UsageError(`${file} is empty: the run recorded no iteration`);
-  return { name: basename(absolute), config: config as Record<string, unknown>, metrics, summary };
+  return {
+    name: basename(absolute),
+    config: config as Record<string, unknown>,
+    metrics,
+    summary,
+    ...(notices.length > 0 ? { notices } : {}),
+  };
+}
+
+/** Whether a file's last byte is a line feed. */
+function endsWithLineBreak(file: string): boolean {
+  const size = statSync(file).size;
+  if (size === 0) return true;
+  const fd = openSync(file, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -8,4 +8,6 @@ export interface RunData {
   readonly metrics: readonly Readonly<Record<string, unknown>>[];
   /** `summary.json`. */
   readonly summary: unknown;
+  /** What the reader found wrong but could draw around (a cut last line), shown on the page. */
+  readonly notices?: readonly string[];
 }

@@ -570,7 +570,7 @@ export function viewModel(runs: readonly RunData[]): ViewModel {
       ),
     };
   });
-  const notices: string[] = [];
+  const notices: string[] = runs.flatMap((r) => r.notices ?? []);
   if (environments.length > 1) {
     const runsOf = (key: string): string =>
       [...new Set(groups.filter((g) => g.environmentKey === key).map((g) => g.run.name))].join(', ');
