@@ -134,7 +134,9 @@ describe('ftw view on bad input', () => {
     expect(await view(a, b, '--out', out)).toBe(2);
     expect(stderr).toMatch(/runs must have distinct folder names .*got "same" twice/);
     expect(await view(a, '--out', join(root, 'page.txt'))).toBe(2);
-    expect(stderr).toMatch(/--out must name an \.html file, got ".*page\.txt"/);
+    expect(stderr).toMatch(
+      /error: --out ".*page\.txt" is not an \.html file; name the page, e\.g\. --out ".*page\.html"\n/,
+    );
     expect(await view()).toBe(2);
     expect(stderr).toMatch(/missing required argument 'run'/);
     expect(existsSync(out)).toBe(false);

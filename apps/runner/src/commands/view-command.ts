@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { withHelp } from '../cli/help-text.js';
 import { UsageError } from '../cli/usage-error.js';
-import { checkOutputFile, writeOutputFile } from '../run/output-path.js';
+import { checkOutputFile, OutputPathError, writeOutputFile } from '../run/output-path.js';
 import { readRunFolder } from '../view/read-run-folder.js';
 import { reportPage } from '../view/report-page.js';
 
@@ -29,10 +29,12 @@ export function viewCommand(): Command {
   ]);
   command.action(async (paths: string[]) => {
     const o = command.opts<{ out: string; quiet: boolean; force: boolean }>();
-    if (!o.out.endsWith('.html'))
-      throw new UsageError(`--out must name an .html file, got ${JSON.stringify(o.out)}`);
     const where = { label: '--out', path: o.out };
     const out = checkOutputFile(where, o.force);
+    if (!o.out.endsWith('.html'))
+      throw new OutputPathError(
+        `--out ${JSON.stringify(o.out)} is not an .html file; name the page, e.g. --out ${JSON.stringify(`${o.out.replace(/\.[^./]*$/, '')}.html`)}`,
+      );
     const runs = [];
     for (const path of paths) runs.push(await readRunFolder(path));
     for (const notice of runs.flatMap((r) => r.notices ?? []))
