@@ -26,6 +26,8 @@ function trainRun(
         successRate: t % 2,
         isWeightEss: t < 3 ? null : t,
         evaluation: { heldOutSuccess: t / 10, extra: { depth: 1 } },
+        // A Redis run's replay record (stream ids, draw counts) is bookkeeping, not a curve.
+        replay: { pool: 'p', first: '1-0', last: '9-0', size: t, selectionDraws: 20 * t },
         // A label that changes every iteration names no configuration: it must not split the curves.
         level: `level-${t}`,
         updated: true,
@@ -52,7 +54,7 @@ function trainRun(
 }
 
 describe('viewModel', () => {
-  it('discovers every numeric metric, known ones first with their labels, booleans and fixed fields left out', () => {
+  it('discovers every numeric metric, known ones first with their labels, booleans, fixed fields and replay records left out', () => {
     const model = viewModel([trainRun('a', 2, 5, (s, t) => s + t)]);
     expect(model.environments[0]!.charts.map((c) => c.metric)).toEqual([
       'optimalProbability',

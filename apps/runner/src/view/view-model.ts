@@ -88,6 +88,8 @@ const MEAN_BUCKETS = 250;
 /** Significant digits kept of each value: invisible on a chart, a third of the page's bytes. */
 const DIGITS = 5;
 const FIXED_FIELDS = new Set(['seed', 'iteration', 'samples']);
+/** Objects of a row that are records, not metrics: a Redis run's `replay` (stream ids and draw counts). */
+const RECORD_FIELDS = new Set(['replay']);
 /** Tableau 10, then the light halves of Tableau 20: colours are given per environment, in group order. */
 const PALETTE = [
   '#4e79a7',
@@ -248,7 +250,7 @@ class RowColumns {
         if (column === null) continue;
         while (column.length < t) column.push(Number.NaN);
         column.push(typeof v === 'number' ? v : Number.NaN);
-      } else if (typeof v === 'object' && !Array.isArray(v)) {
+      } else if (typeof v === 'object' && !Array.isArray(v) && !(prefix === '' && RECORD_FIELDS.has(k))) {
         this.visit(v as Readonly<Record<string, unknown>>, prefix === '' ? k : this.dottedKey(prefix, k), t);
       }
     }
