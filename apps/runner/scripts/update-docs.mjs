@@ -5,13 +5,24 @@
 // actor processes over a private redis-server, on the bandit and on Sokoban, so redis-server must be
 // installed, and their rates and outcomes change from run to run) in a temporary folder, and copies the
 // charts, Figure 1's CSV, the comparison reports (image links rewritten) and the printed outputs into
-// docs/. Takes a few minutes.
+// docs/; trains linear Sokoban policies and scores them with `ftw evaluate` on their levels and on 100 new
+// ones. Then it fills the generated blocks of README.md and of the hand-written docs/*.md from those files
+// (scripts/generated-blocks.mjs). Takes a few minutes.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFromSource } from './build-from-source.mjs';
+import { fillGeneratedBlocks } from './generated-blocks.mjs';
 
 const runner = join(dirname(fileURLToPath(import.meta.url)), '..');
 const docs = join(runner, 'docs');
@@ -50,6 +61,17 @@ try {
     '2',
   );
   ftw('compare', '--scenario', 'async', '--seeds', '0..29', '--name', 'compare-async', '--quiet');
+  // The README's `ftw evaluate` commands: a linear Sokoban policy on its own levels, then on 100 new ones.
+  ftw(
+    ...['train', '--env', 'sokoban', '--policy', 'linear', '--optimizer', 'adam', '--lr', '0.05'],
+    ...['--rollouts', '4', '--iterations', '1000000', '--max-samples', '8000', '--seeds', '0..9'],
+    ...['--name', 'sokoban-linear', '--quiet', '--jobs', '2'],
+  );
+  const linear = join(out, 'sokoban-linear');
+  const evaluated = [
+    ftw('evaluate', linear, '--name', 'evaluate'),
+    ftw('evaluate', linear, '--level-seed', '1', '--held-out', '100', '--name', 'evaluate-new'),
+  ];
   const copies = [
     ['reproduce/optimal-probability.svg', 'reproduce-optimal-probability.svg'],
     ['occupancy/figure-1.svg', 'figure-1.svg'],
@@ -84,8 +106,24 @@ try {
   writeFileSync(join(docs, 'reproduce-output.txt'), clean(reproduce));
   writeFileSync(join(docs, 'compare-output.txt'), clean(compare));
   writeFileSync(join(docs, 'compare-sgd-output.txt'), clean(compareSgd));
+  writeFileSync(
+    join(docs, 'evaluate-output.txt'),
+    evaluated.map((text) => clean(text).replace(`: ${linear}\n`, ': runs/sokoban-linear\n')).join('\n'),
+  );
+  // The README and the hand-written docs quote those files in their generated blocks.
+  const quoting = [
+    join(runner, 'README.md'),
+    ...readdirSync(docs)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => join(docs, f)),
+  ];
+  for (const file of quoting) {
+    const text = readFileSync(file, 'utf8');
+    const filled = fillGeneratedBlocks(text, docs);
+    if (filled !== text) writeFileSync(file, filled);
+  }
   console.log(
-    `docs/ updated: ${copies.map(([, to]) => to).join(', ')}, compare.md, compare-sgd.md, compare-sokoban.md, compare-async.md, *-output.txt`,
+    `docs/ updated: ${copies.map(([, to]) => to).join(', ')}, compare.md, compare-sgd.md, compare-sokoban.md, compare-async.md, *-output.txt; README.md and docs/*.md blocks filled`,
   );
 } finally {
   rmSync(out, { recursive: true, force: true });
