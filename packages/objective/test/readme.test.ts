@@ -25,6 +25,6 @@ describe('README usage', () => {
       console,
     );
     expect(printed).toEqual(expected);
-    expect(printed.length).toBe(8);
+    expect(printed.length).toBe(9);
   });
 });
