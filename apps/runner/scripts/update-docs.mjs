@@ -88,7 +88,7 @@ try {
     .replaceAll('(curves-', '(compare-')
     .replaceAll('(regret-', '(compare-regret-');
   writeFileSync(join(docs, 'compare.md'), report);
-  // The SGD comparison's report without its charts (the README quotes its tables).
+  // The SGD comparison's report without its charts (docs/bandit-comparison.md quotes its printed tables).
   const sgdReport = readFileSync(join(out, 'compare-sgd', 'report.md'), 'utf8').replace(
     /\n!\[[^\]]*\]\([^)]*\)\n/g,
     '\n',
