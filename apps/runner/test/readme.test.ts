@@ -5,8 +5,9 @@
 // - every `ftw …` command of their ```sh blocks parses with the real commands' options (an unknown or
 //   missing option, a missing argument fail), and each `ftw train` command's configuration resolves as the
 //   command resolves it before training (a bad value, K > C, an asynchronous option that does not apply
-//   fail). The commands are not run: most train for seconds or need a Redis server.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//   fail). The commands are not run: most train for seconds or need a Redis server;
+// - every relative link goes to a file that exists, and to a heading of it that exists.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Command, CommanderError } from 'commander';
@@ -149,6 +150,30 @@ describe('the README and docs/*.md', () => {
         'view',
       ]),
     );
+  });
+
+  it('link only to files and headings that exist', () => {
+    /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+    const anchor = (heading: string) =>
+      heading
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+        .replaceAll(' ', '-');
+    const anchors = (text: string) => [...text.matchAll(/^#+ (.*)$/gm)].map((m) => anchor(m[1]!));
+    let links = 0;
+    for (const page of pages) {
+      for (const [, target] of read(page).matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^https?:/.test(target!)) continue;
+        const [path, hash] = target!.split('#');
+        const file = path === '' ? join(runner, page) : join(runner, page, '..', path!);
+        expect(existsSync(file), `${page}: ${target}`).toBe(true);
+        if (hash !== undefined)
+          expect(anchors(readFileSync(file, 'utf8')), `${page}: ${target}`).toContain(hash);
+        links++;
+      }
+    }
+    expect(links).toBeGreaterThan(20);
   });
 
   it('fail on a command the CLI would refuse', async () => {
