@@ -123,6 +123,31 @@ describe('resolveTrainConfig', () => {
     );
   });
 
+  it('reads --length-tiebreak for sokoban, within the smallest gap between two returns', () => {
+    expect(resolve(['--env', 'sokoban']).environment).toMatchObject({ lengthTiebreak: 0 });
+    expect(resolve(['--env', 'sokoban', '--length-tiebreak', '1e-6']).environment).toMatchObject({
+      lengthTiebreak: 1e-6,
+    });
+    expect(() => resolve(['--env', 'sokoban', '--length-tiebreak', '-1e-6'])).toThrow(
+      new UsageError('--length-tiebreak must be a finite number >= 0, got "-1e-6"'),
+    );
+    // 30 steps × 0.04 = 1.2: a 30-step success would rank below a 1-step failure.
+    expect(() => resolve(['--env', 'sokoban', '--length-tiebreak', '0.04'])).toThrow(
+      new UsageError(
+        '--length-tiebreak (0.04) times --max-steps (default) (30) must be < 1, the smallest gap between two binary returns, so that it orders equal returns only',
+      ),
+    );
+    expect(resolve(['--env', 'sokoban', '--length-tiebreak', '0.03']).environment).toMatchObject({
+      lengthTiebreak: 0.03,
+    });
+    expect(() =>
+      resolve(['--env', 'sokoban', '--reward', 'shaped', '--length-tiebreak', '0.01', '--max-steps', '10']),
+    ).toThrow(/\(10\) must be < 0.1, the smallest gap between two shaped returns/);
+    expect(() => resolve(['--length-tiebreak', '1e-6'])).toThrow(
+      new UsageError('--length-tiebreak applies only to --env sokoban, got --env gaussian'),
+    );
+  });
+
   it('checks environment shapes', () => {
     expect(() => resolve(['--means', '1'])).toThrow(/--means must list at least 2 arms, got 1/);
     expect(() => resolve(['--sd', '0.1,0.2,0.3'])).toThrow(

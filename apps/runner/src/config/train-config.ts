@@ -134,6 +134,13 @@ export const TRAIN_OPTIONS: readonly OptionSpec[] = [
   spec('maxMoves', '--max-moves', 'moves', '8', "sokoban: most moves of a level's optimal solution"),
   spec('maxSteps', '--max-steps', 'steps', '30', 'sokoban: steps after which an episode is truncated'),
   spec('reward', '--reward', 'kind', 'binary', 'sokoban: binary (1 when solved) or shaped (gym-sokoban)'),
+  spec(
+    'lengthTiebreak',
+    '--length-tiebreak',
+    'c',
+    '0',
+    'sokoban: subtracted from the reward every step, so equal returns rank shorter first (e.g. 1e-6)',
+  ),
   spec('policy', '--policy', 'kind', 'tabular', 'policy: tabular, or linear (sokoban features)'),
   spec('maxSamples', '--max-samples', 'steps', 'none', 'stop after this many environment steps, or none'),
   spec('capacity', '--capacity', 'N', '128', 'FTW pool capacity N (FIFO)'),
@@ -203,6 +210,7 @@ const ENV_KEYS: Readonly<Record<string, readonly string[]>> = {
   maxMoves: ['sokoban'],
   maxSteps: ['sokoban'],
   reward: ['sokoban'],
+  lengthTiebreak: ['sokoban'],
 };
 const FTW_KEYS = [
   'capacity',
@@ -255,7 +263,18 @@ function readEnvironment(raw: Readonly<Record<string, RawOption>>): EnvironmentC
         throw new UsageError(`${o('sd').label} must be one value for --env contextual, got ${sd}`);
       return { kind, taskMeans, sd: sd[0]! };
     }
-    case 'sokoban':
+    case 'sokoban': {
+      const maxSteps = readInteger(o('maxSteps').value, o('maxSteps').label, { min: 1, max: 100_000 });
+      const reward = readChoice(o('reward').value, o('reward').label, ['binary', 'shaped'] as const);
+      const lengthTiebreak = readNumber(o('lengthTiebreak').value, o('lengthTiebreak').label, { min: 0 });
+      // The penalty only orders equal returns if a whole episode's worth, c · maxSteps, stays below the
+      // smallest gap between two different returns: 1 for binary rewards, 0.1 for shaped ones.
+      const gap = reward === 'binary' ? 1 : 0.1;
+      if (lengthTiebreak * maxSteps >= gap) {
+        throw new UsageError(
+          `${o('lengthTiebreak').label} (${lengthTiebreak}) times ${o('maxSteps').label} (${maxSteps}) must be < ${gap}, the smallest gap between two ${reward} returns, so that it orders equal returns only`,
+        );
+      }
       return {
         kind,
         size: readInteger(o('size').value, o('size').label, { min: 3, max: 30 }),
@@ -264,10 +283,11 @@ function readEnvironment(raw: Readonly<Record<string, RawOption>>): EnvironmentC
         heldOut: readInteger(o('heldOut').value, o('heldOut').label, { min: 0, max: 10_000 }),
         levelSeed: readInteger(o('levelSeed').value, o('levelSeed').label, { min: 0 }),
         maxMoves: readInteger(o('maxMoves').value, o('maxMoves').label, { min: 1, max: 1000 }),
-        maxSteps: readInteger(o('maxSteps').value, o('maxSteps').label, { min: 1, max: 100_000 }),
-        reward: readChoice(o('reward').value, o('reward').label, ['binary', 'shaped'] as const),
-        lengthTiebreak: 0,
+        maxSteps,
+        reward,
+        lengthTiebreak,
       };
+    }
     case 'tie-heavy':
       return {
         kind,
