@@ -1,5 +1,9 @@
 import { seededUniform as sharedSeededUniform } from '@ftw/internal/seeded-uniform';
 
+// A wrapper, not a re-export: tsup bundles @ftw/internal's code into dist/index.js but leaves a re-export's
+// declaration as `export … from '@ftw/internal/seeded-uniform'` in dist/index.d.ts, a private package a
+// user cannot install (checked: both declaration files then import it).
+
 /** A source of uniform numbers on [0, 1), such as the one {@link seededUniform} returns. */
 export type UniformRandom = () => number;
 
