@@ -70,6 +70,14 @@ describe('axisScale', () => {
     expect(x.map(128)).toBe(560);
   });
 
+  it('keeps the data extent where nicing does not settle, as d3 does (one tick wanted)', () => {
+    // With count 1 the step of [−222.7, 89730.2] keeps growing while the domain is widened to it; the
+    // former hand-written copy of d3's loop kept its last widening, [−1e8, 1e8], a 10^3-fold blank chart.
+    const x = axisScale([-222.68705368041992, 89730.21395206451], { range: [0, 40], count: 1, zero: true });
+    expect(x.domain).toEqual([-222.68705368041992, 89730.21395206451]);
+    expect(x.ticks.map((t) => t.label)).toEqual(['0']);
+  });
+
   it('widens a one-value domain around the value', () => {
     const flat = axisScale([0.5, 0.5], { range: [300, 0], count: 8 });
     expect(flat.domain[0]).toBeLessThan(0.5);

@@ -1,3 +1,5 @@
+import { scaleLinear, scaleLog } from 'd3-scale';
+
 /** One tick of an axis: its value and its label (null: a minor tick, drawn as a grid line only). */
 export interface AxisTick {
   readonly value: number;
@@ -28,122 +30,19 @@ export interface AxisScaleOptions {
   readonly zero?: boolean;
 }
 
-/** d3's thresholds for choosing a tick step of 1, 2, 5 or 10 × 10^k: √50, √10, √2. */
-const E10 = Math.sqrt(50);
-const E5 = Math.sqrt(10);
-const E2 = Math.sqrt(2);
-const MINUS = '\u2212';
-
 /**
- * The tick step as integers, d3's `tickSpec`: ticks are `i / inc` for i in [i1, i2] when `inc < 0` is
- * reported as `-inc` (steps below 1, so that 0.1 · 3 prints as 0.3, not 0.30000000000000004), else `i · inc`.
+ * Labels of a log axis where d3's `log.tickFormat(count)` writes one: on ticks k · 10^p whose k is at most
+ * max(1, 10 · count / ticks), so 1 and 2, say, on four decades. k is read off the tick's decimal digits,
+ * where d3 divides by a power of 10 and can land on the wrong side of a whole bound (2e-4 / 10^-4 =
+ * 2.0000000000000004). The label is the number as JavaScript writes it (`0.0001`, `1e-7`), not d3's
+ * default SI format (`100µ`).
  */
-function tickSpec(
-  start: number,
-  stop: number,
-  count: number,
-): { i1: number; i2: number; inc: number; exponent: number } {
-  const step = (stop - start) / Math.max(0, count);
-  const power = Math.floor(Math.log10(step));
-  const error = step / 10 ** power;
-  const factor = error >= E10 ? 10 : error >= E5 ? 5 : error >= E2 ? 2 : 1;
-  const exponent = power + (factor === 10 ? 1 : 0);
-  let i1: number;
-  let i2: number;
-  let inc: number;
-  if (power < 0) {
-    inc = 10 ** -power / factor;
-    i1 = Math.round(start * inc);
-    i2 = Math.round(stop * inc);
-    if (i1 / inc < start) ++i1;
-    if (i2 / inc > stop) --i2;
-    inc = -inc;
-  } else {
-    inc = 10 ** power * factor;
-    i1 = Math.round(start / inc);
-    i2 = Math.round(stop / inc);
-    if (i1 * inc < start) ++i1;
-    if (i2 * inc > stop) --i2;
-  }
-  if (i2 < i1 && 0.5 <= count && count < 2) return tickSpec(start, stop, count * 2);
-  return { i1, i2, inc, exponent };
-}
-
-/** The step between ticks, as d3's `tickIncrement`: positive k · 10^p, or −1/step for steps below 1. */
-function tickIncrement(start: number, stop: number, count: number): number {
-  const step = (stop - start) / Math.max(0, count);
-  const power = Math.floor(Math.log10(step));
-  const error = step / 10 ** power;
-  const factor = error >= E10 ? 10 : error >= E5 ? 5 : error >= E2 ? 2 : 1;
-  return power >= 0 ? factor * 10 ** power : -(10 ** -power) / factor;
-}
-
-/** d3's linear `nice`: widens [start, stop] to multiples of the tick step until the step is stable. */
-function niceLinear(start: number, stop: number, count: number): [number, number] {
-  let previous: number | undefined;
-  for (let i = 0; i < 10; i++) {
-    const step = tickIncrement(start, stop, count);
-    if (step === previous) break;
-    if (step > 0) {
-      start = Math.floor(start / step) * step;
-      stop = Math.ceil(stop / step) * step;
-    } else if (step < 0) {
-      start = Math.ceil(start * step) / step;
-      stop = Math.floor(stop * step) / step;
-    } else break;
-    previous = step;
-  }
-  return [start, stop];
-}
-
-/** `1234.5` with 1 decimal → `1,234.5`; negative numbers take the typographic minus, as d3-format does. */
-function formatFixed(value: number, decimals: number): string {
-  const text = Math.abs(value).toFixed(decimals);
-  const dot = text.indexOf('.');
-  const whole = dot === -1 ? text : text.slice(0, dot);
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const signed = value < 0 && Number(text) !== 0 ? MINUS : '';
-  return signed + grouped + (dot === -1 ? '' : text.slice(dot));
-}
-
-function linearTicks(start: number, stop: number, count: number): AxisTick[] {
-  if (!(stop > start)) return [{ value: start, label: formatFixed(start, 0) }];
-  const { i1, i2, inc, exponent } = tickSpec(start, stop, count);
-  const decimals = Math.max(0, -exponent);
-  const ticks: AxisTick[] = [];
-  for (let i = i1; i <= i2; i++) {
-    // i = -0 (a domain starting at -0) would give a tick of -0.
-    const value = i === 0 ? 0 : inc < 0 ? i / -inc : i * inc;
-    ticks.push({ value, label: formatFixed(value, decimals) });
-  }
-  return ticks;
-}
-
-/**
- * Ticks of a log10 axis: every k · 10^p (k = 1…9) when the domain spans few decades, labelled only where
- * k ≤ max(1, 10 · count / ticks) as d3's `log.tickFormat(count)` does (so 1 and 2, say, on four decades);
- * on many decades only powers of 10, at the linear ticks of their exponents.
- */
-function logTicks(low: number, high: number, count: number): AxisTick[] {
-  const p0 = Math.floor(Math.log10(low));
-  const p1 = Math.ceil(Math.log10(high));
-  const exact = (k: number, p: number): number => Number(`${k}e${p}`);
-  const values: { value: number; k: number }[] = [];
-  if (p1 - p0 < count) {
-    for (let p = p0; p <= p1; p++) {
-      for (let k = 1; k <= 9; k++) {
-        const value = exact(k, p);
-        if (value >= low && value <= high) values.push({ value, k });
-      }
-    }
-    const limit = Math.max(1, (10 * count) / Math.max(1, values.length));
-    return values.map(({ value, k }) => ({ value, label: k <= limit ? String(value) : null }));
-  }
-  // d3: the exponents' own linear ticks (steps of a whole number of decades).
-  return linearTicks(p0, p1, Math.min(p1 - p0, count))
-    .map((t) => exact(1, t.value))
-    .filter((value) => value >= low && value <= high)
-    .map((value) => ({ value, label: String(value) }));
+function logLabels(values: readonly number[], count: number): AxisTick[] {
+  const limit = Math.max(1, (10 * count) / Math.max(1, values.length));
+  return values.map((value) => {
+    const k = Number(value.toExponential().split('e')[0]);
+    return { value, label: k <= limit ? String(value) : null };
+  });
 }
 
 /**
@@ -151,8 +50,10 @@ function logTicks(low: number, high: number, count: number): AxisTick[] {
  * to round values (`nice`), ticks at 1, 2 or 5 × 10^k (d3's `ticks`) labelled with the step's decimals and
  * thousands separators (d3-format `,.{p}f`), or on a log axis powers of 10 with their 2 and 5 multiples.
  *
- * Method: d3-array's `tickSpec` / `nice` (integer tick indices, so labels print without binary noise).
- * A one-value domain is widened by 10% of the value (1 around 0) so that a flat curve sits mid-axis.
+ * Method: d3-scale's `scaleLinear` / `scaleLog` (`nice`, `ticks`, `tickFormat`), the scales Vega-Lite
+ * itself draws with, so the runner's SVG charts and the `ftw view` page tick alike. A one-value domain is
+ * widened by 10% of the value (1 around 0) so that a flat curve sits mid-axis; a log domain is niced to
+ * exact decimal powers (`1e-5`, where d3's product gives 0.000009999999999999999).
  *
  * @param extent - the smallest and largest value to show, finite (both > 0 on a log axis)
  * @param options - type, pixel range, tick count, nice, zero
@@ -197,7 +98,7 @@ export function axisScale(extent: readonly [number, number], options: AxisScaleO
     const span = Math.log10(high) - l0;
     return {
       domain: [low, high],
-      ticks: logTicks(low, high, options.count),
+      ticks: logLabels(scaleLog().domain([low, high]).ticks(options.count), options.count),
       map: (value) => r0 + ((Math.log10(value) - l0) / span) * (r1 - r0),
     };
   }
@@ -208,11 +109,15 @@ export function axisScale(extent: readonly [number, number], options: AxisScaleO
     low -= pad;
     high += pad;
   }
-  if (options.nice ?? true) [low, high] = niceLinear(low, high, options.count);
-  const span = high - low;
+  const scale = scaleLinear().domain([low, high]);
+  if (options.nice ?? true) scale.nice(options.count);
+  const [d0, d1] = scale.domain() as [number, number];
+  const span = d1 - d0;
+  const format = scale.tickFormat(options.count);
   return {
-    domain: [low, high],
-    ticks: linearTicks(low, high, options.count),
-    map: (value) => r0 + ((value - low) / span) * (r1 - r0),
+    domain: [d0, d1],
+    ticks: scale.ticks(options.count).map((value) => ({ value, label: format(value) })),
+    // The pixel map stays this one expression (d3's interpolation rounds differently in the last bit).
+    map: (value) => r0 + ((value - d0) / span) * (r1 - r0),
   };
 }
