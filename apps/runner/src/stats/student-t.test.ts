@@ -58,6 +58,13 @@ describe('studentTQuantile', () => {
     },
   );
 
+  it('is within one ulp of the exact 97.5% quantile for 2 degrees of freedom (three seeds)', () => {
+    // 0.95 · √(2 / 0.0975) = 4.30265272974946385232… (`bc -l`); 4.302652729749464 is the nearest double and
+    // one ulp there is 2^-50. (@stdlib's t-quantile gives 4.302652729749462, two ulps off.)
+    const exact = 4.302652729749464;
+    expect(Math.abs(studentTQuantile(0.975, 2) - exact)).toBeLessThanOrEqual(2 ** -50);
+  });
+
   it('gives the familiar 95% two-sided values', () => {
     // Classical table values (Abramowitz & Stegun, Table 26.10), to the printed digits.
     expect(studentTQuantile(0.975, 2).toFixed(3)).toBe('4.303');

@@ -11,6 +11,14 @@ import { logGamma } from './log-gamma.js';
  * [0, 2^60], which is monotone and needs no derivative; 200 halvings reach the last bit of a double.
  *
  * Reference: M. Abramowitz and I. Stegun, Handbook of Mathematical Functions, 26.5.27 and 26.7.1.
+ *
+ * Why not a library: measured against @stdlib/stats-base-dists-t-quantile 0.2.3 (the typed, maintained
+ * choice; jstat 1.9.6's is off by 4e-8, beyond this file's tests) at p = 0.975, ν = 1…200, the two agree
+ * to 3e-14 relative but differ in the last bits for 191 of the 200 ν; at ν = 2 (three seeds, the runner's
+ * default) this one is 1 ulp from the nearest double of the exact 4.30265272974946385…, stdlib's 2 ulps
+ * (at ν = 1 both give 12.706204736174694, 6 ulps below tan(0.475π)). The runner writes
+ * half-widths to summary.json in full, so a swap would change every run's bytes for no gain in accuracy
+ * (and pull some 230 @stdlib packages). The test "is within one ulp of the exact quantile" pins it.
  */
 
 const TINY = 1e-300;
