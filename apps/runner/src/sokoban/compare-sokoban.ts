@@ -105,16 +105,14 @@ export function stepGridCurves(
   });
 }
 
-/** {@link describeMethod} with the step budget instead of the (unreached) iteration count, and the tie rule. */
+/** {@link describeMethod} with the step budget instead of the (unreached) iteration count. */
 function describeBudgetedMethod(config: TrainConfig): string {
-  const text = describeMethod(config).replace(
+  // The tie rule is already in describeMethod's text; the scenario's levels never set lengthTiebreak
+  // (its "ties by length" variant uses --tie-rule shortest), so there is no length penalty to name here.
+  return describeMethod(config).replace(
     /, \d+ iterations × (\d+) rollouts?$/,
     (_, rollouts: string) => `, ${rollouts} episodes per iteration up to ${config.maxSamples ?? '?'} steps`,
   );
-  const environment = config.environment;
-  return environment.kind === 'sokoban' && environment.lengthTiebreak > 0
-    ? `${text}; equal returns ordered by episode length (reward − ${environment.lengthTiebreak} per step)`
-    : text;
 }
 
 /**
