@@ -47,8 +47,8 @@ const DEFAULT_MAX_LINE = 64 * 1024 * 1024;
  * Windows tools write; the hash still covers its bytes). A manual splitter over the byte chunks, exact
  * about UTF-8 characters split between chunks, rather than `node:readline`, which has no line-length
  * limit, keeps the mark and is slower: `node bench/line-splitter.mjs` measured readline (with the same
- * SHA-256 of the bytes) at 4.3–5.4× this reader's time on a 38.6 MB log (two runs), and 334 MiB peak RSS against this
- * reader's 93 MiB on a log with one 128 MiB line (`maxLineBytes` 1 MiB).
+ * SHA-256 of the bytes) at 4.3–5.4× this reader's time on a 38.6 MB log (two runs), and 334 MiB peak
+ * RSS against this reader's 93 MiB on a log with one 128 MiB line (`maxLineBytes` 1 MiB).
  *
  * @param input - a file path, or an async iterable of byte (or string) chunks such as a `Readable`
  * @param progress - an object the reader keeps up to date (bytes, lines, SHA-256 at the end)
