@@ -418,6 +418,8 @@ function candidatePivot(
   return heap[0]!;
 }
 
+// A heap on two typed arrays, not an npm heap (tinyqueue, heap-js keep one JS value per entry): a draw
+// must allocate nothing (test/allocation.test.ts), and a core package takes no dependency for 30 lines.
 /** Inserts (value, item) into the min-heap of heap[0..size−1] (size grows by one). */
 function heapPush(heap: Float64Array, items: Uint32Array, size: number, value: number, item: number): void {
   let child = size;

@@ -362,6 +362,9 @@ class Workspace {
 
   heapSize = 0;
 
+  // The open list is a heap on typed arrays (node, f, h side by side), not an npm heap (tinyqueue, heap-js
+  // hold one JS value per entry, so an object allocated per push in the search's inner loop); and
+  // @ftw/sokoban, a core package, takes no runtime dependency beyond pure-rand.
   /** Queues a node, ordered by f, then by smaller h (deeper nodes first among equal f). */
   heapPush(node: number, f: number, h: number): void {
     if (this.heapSize === this.heapNode.length) this.growHeap();
