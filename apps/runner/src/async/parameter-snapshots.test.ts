@@ -1,8 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
+import { createOptimizer, PolicyStep, TabularPolicy } from '@ftw/trainer';
 import { describe, expect, it } from 'vitest';
-import { createOptimizer } from '../train/optimizer.js';
-import { PolicyStep } from '../train/policy-step.js';
-import { TabularPolicy } from '../train/tabular-policy.js';
 import { ParameterSnapshots } from './parameter-snapshots.js';
 
 const ACTIONS = 3;
@@ -38,9 +36,9 @@ describe('ParameterSnapshots', () => {
       const expected = new Float64Array(ACTIONS);
       for (const operation of operations) {
         if (operation.kind === 'grow') {
-          policy.logits(policy.observations + operation.rows - 1, out);
+          policy.logits(Float64Array.of(policy.observations + operation.rows - 1), 1, out);
         } else if (operation.kind === 'update') {
-          if (policy.observations === 0) policy.logits(0, out);
+          if (policy.observations === 0) policy.logits(Float64Array.of(0), 1, out);
           const rows = operation.observations.map((o) => o % policy.observations);
           const step = operation.adam ? adam : sgd;
           step.begin();
@@ -58,8 +56,8 @@ describe('ParameterSnapshots', () => {
           const snapshot = snapshots.at(v);
           // Every row known now and two beyond: rows created after v read as 0 in both.
           for (let o = 0; o < policy.observations + 2; o++) {
-            policy.logits(o, out, 0, snapshot);
-            policy.logits(o, expected, 0, copy);
+            policy.logits(Float64Array.of(o), 1, out, snapshot);
+            policy.logits(Float64Array.of(o), 1, expected, copy);
             for (let a = 0; a < ACTIONS; a++) expect(Object.is(out[a], expected[a])).toBe(true);
           }
         }

@@ -1,4 +1,4 @@
-import type { Policy } from '../train/policy.js';
+import type { Policy } from '@ftw/trainer';
 
 /** A snapshot's buffer and the version of θ it holds. */
 interface Held {

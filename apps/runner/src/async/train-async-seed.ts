@@ -1,19 +1,22 @@
+import type { Episode, Optimizer, Policy } from '@ftw/trainer';
+import {
+  ActionDistribution,
+  BaselineUpdater,
+  createOptimizer,
+  eliteSelector,
+  FtwUpdater,
+  movedBy,
+  type Updater,
+  type UpdateStats,
+} from '@ftw/trainer';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SokobanObservations } from '../sokoban/sokoban-observations.js';
-import { ActionDistribution } from '../train/action-distribution.js';
-import { BaselineUpdater } from '../train/baseline-updater.js';
 import { createEnvironment } from '../train/create-environment.js';
 import { createPolicy } from '../train/create-policy.js';
-import type { Episode } from '../train/episode.js';
 import type { EpisodeEnv } from '../train/episode-env.js';
-import { configSelector, FtwUpdater } from '../train/ftw-updater.js';
-import type { Optimizer } from '../train/optimizer.js';
-import { createOptimizer } from '../train/optimizer.js';
-import type { Policy } from '../train/policy.js';
 import { type SavedPolicy, savedPolicy } from '../train/saved-policy.js';
-import { movedBy, type Updater, type UpdateStats } from '../train/updater.js';
 import { type AsyncOptions, baselineWeighting } from './async-options.js';
 import { ParameterSnapshots } from './parameter-snapshots.js';
 import { RepeatedEpisodeEnv } from './repeated-episode-env.js';
@@ -84,11 +87,16 @@ export function asyncLearner(
 ): AsyncLearner {
   if (config.method !== 'ftw') {
     return {
-      updater: new BaselineUpdater(config, policy, optimizer, baselineWeighting(options.is)),
+      updater: new BaselineUpdater(
+        { ...config, method: config.method },
+        policy,
+        optimizer,
+        baselineWeighting(options.is),
+      ),
       weights: null,
     };
   }
-  const weighted = weightedSelector(configSelector(config, selection), policy, options.is);
+  const weighted = weightedSelector(eliteSelector(config, selection), policy, options.is);
   return { updater: new FtwUpdater(config, policy, optimizer, weighted.select), weights: weighted.last };
 }
 

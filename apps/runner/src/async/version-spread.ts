@@ -1,4 +1,4 @@
-import type { Episode } from '../train/episode.js';
+import type { Episode } from '@ftw/trainer';
 
 /** What {@link versionSpread} returns. */
 export interface VersionSpread {

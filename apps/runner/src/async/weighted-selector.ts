@@ -1,7 +1,6 @@
 import type { ReplayPool } from '@ftw/replay-pool';
-import type { EliteSelector } from '../train/ftw-updater.js';
-import type { Policy } from '../train/policy.js';
-import { trajectoryImportanceWeights } from '../train/trajectory-importance-weights.js';
+import type { EliteSelector, Policy } from '@ftw/trainer';
+import { trajectoryImportanceWeights } from '@ftw/trainer';
 import type { IsWeighting } from './async-options.js';
 
 /** Importance diagnostics of the last selection, against the current policy π_θ, and its staleness. */

@@ -5,13 +5,59 @@ import {
   ppoClipLoss,
   reinforceLoss,
 } from '@ftw/objective';
-import type { TrainConfig } from '../config/train-config.js';
 import type { Episode } from './episode.js';
 import type { Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
 import { PolicyStep } from './policy-step.js';
 import { trajectoryImportanceWeights } from './trajectory-importance-weights.js';
 import { statsWithoutSelection, type Updater, type UpdateStats } from './updater.js';
+import { checkChoice, checkInteger, checkNumber } from './validate.js';
+
+/** The settings of {@link BaselineUpdater}. */
+export interface BaselineOptions {
+  /** The method: `reinforce`, `grpo` or `ppo`. */
+  readonly method: 'reinforce' | 'grpo' | 'ppo';
+  /** Optimiser steps per batch, ≥ 1 (PPO's epochs; 1 for the others in the comparisons). */
+  readonly epochs: number;
+  /** PPO/GRPO clipping range ε > 0. */
+  readonly clip: number;
+  /** Rate of the running-mean baseline, in (0, 1]. */
+  readonly baselineRate: number;
+}
+
+/**
+ * Checks every setting of {@link BaselineUpdater}.
+ *
+ * @param options - the settings
+ * @returns `options`
+ * @throws RangeError naming the first setting out of range and its value
+ */
+export function checkBaselineOptions<T extends BaselineOptions>(options: T): T {
+  checkChoice('method', options.method, ['reinforce', 'grpo', 'ppo'] as const);
+  checkInteger('epochs', options.epochs, 1);
+  checkNumber('clip', options.clip, 0, true);
+  checkNumber('baselineRate', options.baselineRate, 0, true);
+  if (options.baselineRate > 1)
+    throw new RangeError(`baselineRate must be <= 1, got ${options.baselineRate}`);
+  return options;
+}
+
+/** The key of an episode's start observation: the number itself (d = 1), else its numbers joined. */
+function startKey(episode: Episode, d: number): number | string {
+  if (d === 1) return episode.observations[0]!;
+  let key = '';
+  for (let k = 0; k < d; k++) key += `${episode.observations[k]!},`;
+  return key;
+}
+
+/** Orders two episodes by their start observations, number by number. */
+function compareStarts(a: Episode, b: Episode, d: number): number {
+  for (let k = 0; k < d; k++) {
+    const difference = a.observations[k]! - b.observations[k]!;
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
 
 /**
  * The policy-gradient baselines FTW is compared with. Each updates from the current iteration's E
@@ -21,7 +67,7 @@ import { statsWithoutSelection, type Updater, type UpdateStats } from './updater
  *
  * - `reinforce` (`reinforceLoss`): L = −(1/E) Σ_e (G_e − b_e) Σ_t log π(a_t | o_t), the score-function
  *   estimator of the policy-gradient theorem for an undiscounted episodic return. b_e is a running mean
- *   of the returns of earlier episodes that started in the same observation o_0 (rate `baselineRate`;
+ *   of the returns of earlier episodes that started in the same observation o_0 (equal numbers) (rate `baselineRate`;
  *   for a start never seen, this batch's mean return from it), so it does not depend on the episode's
  *   own actions.
  * - `grpo` (`grpoAdvantages` then `ppoClipLoss`): a group is the batch's episodes that share a start
@@ -62,24 +108,24 @@ import { statsWithoutSelection, type Updater, type UpdateStats } from './updater
  * L. Espeholt et al. (2018), "IMPALA" (truncated importance weights).
  */
 export class BaselineUpdater implements Updater {
-  readonly #config: TrainConfig;
+  readonly #config: BaselineOptions;
   readonly #policy: Policy;
   /** Back-propagation and the optimiser's step, on the rows' blocks only when it can. */
   readonly #step: PolicyStep;
-  #baseline = new Float64Array(16);
-  #seen = new Uint8Array(16);
+  /** The running-mean baseline by start observation (see `startKey`). */
+  readonly #baseline = new Map<number | string, number>();
   readonly #truncation: number | null;
 
   /**
-   * @param config - the resolved configuration (`method` is `reinforce`, `grpo` or `ppo`)
+   * @param config - the settings
    * @param policy - the policy to update
    * @param optimizer - the optimiser on `policy.parameters`
    * @param options - `truncation`: weight each episode by min(w(τ), c) with this c (see above); omitted,
    *   no weights
-   * @throws RangeError if `truncation` is given and not a finite number > 0
+   * @throws RangeError if a setting is out of range, or `truncation` is given and not a finite number > 0
    */
   constructor(
-    config: TrainConfig,
+    config: BaselineOptions,
     policy: Policy,
     optimizer: Optimizer,
     options: { readonly truncation?: number | undefined } = {},
@@ -88,6 +134,8 @@ export class BaselineUpdater implements Updater {
     if (c !== undefined && !(typeof c === 'number' && c > 0 && Number.isFinite(c))) {
       throw new RangeError(`options.truncation must be a finite number > 0, got ${String(c)}`);
     }
+    checkBaselineOptions(config);
+    checkInteger('policy.observationSize', policy.observationSize, 1);
     this.#config = config;
     this.#policy = policy;
     this.#step = new PolicyStep(policy, optimizer);
@@ -98,10 +146,11 @@ export class BaselineUpdater implements Updater {
     const config = this.#config;
     const policy = this.#policy;
     const A = policy.numActions;
+    const d = policy.observationSize;
     const E = episodes.length;
     let rows = 0;
     for (const e of episodes) rows += e.length;
-    const observations = new Int32Array(rows);
+    const observations = new Float64Array(rows * d);
     const selected = new Int32Array(rows);
     const behaviourLogProbs = new Float64Array(rows);
     const returns = new Float64Array(rows);
@@ -114,8 +163,8 @@ export class BaselineUpdater implements Updater {
     for (let e = 0, row = 0; e < E; e++) {
       const episode = episodes[e]!;
       const w = weighted === null ? 1 : weighted.weights.truncatedWeights[e]!;
+      for (let k = 0; k < episode.length * d; k++) observations[row * d + k] = episode.observations[k]!;
       for (let t = 0; t < episode.length; t++, row++) {
-        observations[row] = episode.observations[t]!;
         selected[row] = episode.actions[t]!;
         behaviourLogProbs[row] = weighted === null ? episode.logProbs[t]! : weighted.currentLogProbs[row]!;
         returns[row] = episode.return;
@@ -135,7 +184,7 @@ export class BaselineUpdater implements Updater {
     let loss = 0;
     this.#step.begin();
     for (let epoch = 0; epoch < config.epochs; epoch++) {
-      for (let i = 0; i < rows; i++) policy.logits(observations[i]!, logits.subarray(i * A, i * A + A));
+      policy.logits(observations, rows, logits);
       const result =
         config.method === 'reinforce'
           ? reinforceLoss(
@@ -165,11 +214,11 @@ export class BaselineUpdater implements Updater {
 
   /** GRPO: one group per start observation among this batch's episodes, normalised within the group. */
   #groupAdvantages(episodes: readonly Episode[]): Float64Array {
-    const start = (i: number): number => episodes[i]!.observations[0]!;
-    const order = episodes.map((_, i) => i).sort((a, b) => start(a) - start(b));
+    const d = this.#policy.observationSize;
+    const order = episodes.map((_, i) => i).sort((a, b) => compareStarts(episodes[a]!, episodes[b]!, d));
     const sizes: number[] = [];
     for (let k = 0; k < order.length; k++) {
-      if (k === 0 || start(order[k]!) !== start(order[k - 1]!)) sizes.push(1);
+      if (k === 0 || compareStarts(episodes[order[k]!]!, episodes[order[k - 1]!]!, d) !== 0) sizes.push(1);
       else sizes[sizes.length - 1]! += 1;
     }
     const grouped = grpoAdvantages(
@@ -185,38 +234,27 @@ export class BaselineUpdater implements Updater {
 
   /** REINFORCE and PPO: the running-mean baseline per episode, then the running means take the batch in. */
   #runningBaseline(episodes: readonly Episode[]): Float64Array {
-    let maxStart = 0;
-    for (const e of episodes) maxStart = Math.max(maxStart, e.observations[0]!);
-    if (maxStart >= this.#baseline.length) {
-      const size = Math.max(2 * this.#baseline.length, maxStart + 1);
-      const baseline = new Float64Array(size);
-      baseline.set(this.#baseline);
-      const seen = new Uint8Array(size);
-      seen.set(this.#seen);
-      this.#baseline = baseline;
-      this.#seen = seen;
-    }
+    const d = this.#policy.observationSize;
     const baseline = this.#baseline;
-    const seen = this.#seen;
-    for (const e of episodes) {
-      const o = e.observations[0]!;
-      if (seen[o] === 1) continue;
+    const keys = episodes.map((e) => startKey(e, d));
+    // A start never seen: this batch's mean return from it.
+    for (const key of keys) {
+      if (baseline.has(key)) continue;
       let sum = 0;
       let n = 0;
-      for (const q of episodes) {
-        if (q.observations[0] === o) {
-          sum += q.return;
+      for (let q = 0; q < episodes.length; q++) {
+        if (keys[q] === key) {
+          sum += episodes[q]!.return;
           n++;
         }
       }
-      baseline[o] = sum / n;
-      seen[o] = 1;
+      baseline.set(key, sum / n);
     }
-    const perEpisode = Float64Array.from(episodes, (e) => baseline[e.observations[0]!]!);
-    for (const e of episodes) {
-      const o = e.observations[0]!;
-      baseline[o] = baseline[o]! + this.#config.baselineRate * (e.return - baseline[o]!);
-    }
+    const perEpisode = Float64Array.from(keys, (key) => baseline.get(key)!);
+    episodes.forEach((e, q) => {
+      const b = baseline.get(keys[q]!)!;
+      baseline.set(keys[q]!, b + this.#config.baselineRate * (e.return - b));
+    });
     return perEpisode;
   }
 }

@@ -1,8 +1,9 @@
-import type { Policy } from './policy.js';
+import type { Observation, Policy } from './policy.js';
+import { TrainerError } from './trainer-error.js';
 
 /**
- * The action distribution π(· | o) of a policy at one observation, with the scratch it needs: the runner
- * acts, logs behaviour log-probabilities and evaluates through it, allocating nothing per call.
+ * The action distribution π(· | o) of a policy at one observation, with the scratch it needs: the
+ * collector acts and logs behaviour log-probabilities through it, allocating nothing per call.
  *
  * Method: log-softmax by max-subtraction, log π(a | o) = z_a − logsumexp(z), which stays finite where
  * π(a | o) underflows; probabilities are exp of those.
@@ -24,6 +25,8 @@ export class ActionDistribution {
   readonly logits: Float64Array;
   #max = 0;
   #logSum = 0;
+  /** The observation as a batch of one row. */
+  #row = new Float64Array(1);
 
   /** @param numActions - number of actions */
   constructor(numActions: number) {
@@ -34,12 +37,28 @@ export class ActionDistribution {
   /**
    * Computes π(· | o) of `policy` (at a parameter snapshot when given).
    * @param policy - the policy
-   * @param observation - the observation id
+   * @param observation - the observation: a number (d = 1) or `policy.observationSize` numbers
    * @param parameters - optional θ snapshot (see `Policy.logits`)
    * @returns this
+   * @throws TrainerError `NON_FINITE_LOGITS` when the policy returns a NaN or infinite logit;
+   *   `OBSERVATION_SIZE_MISMATCH` when the observation's length is not `policy.observationSize`
    */
-  of(policy: Policy, observation: number, parameters?: Float64Array): this {
-    const z = policy.logits(observation, this.logits, 0, parameters);
+  of(policy: Policy, observation: Observation, parameters?: Float64Array): this {
+    let row = this.#row;
+    if (typeof observation === 'number') {
+      row[0] = observation;
+    } else {
+      const d = policy.observationSize;
+      if (observation.length !== d) {
+        throw new TrainerError(
+          'OBSERVATION_SIZE_MISMATCH',
+          `observation has ${observation.length} numbers, the policy's observationSize is ${d}`,
+        );
+      }
+      if (row.length !== d) row = this.#row = new Float64Array(d);
+      for (let k = 0; k < d; k++) row[k] = observation[k]!;
+    }
+    const z = policy.logits(row, 1, this.logits, parameters);
     const p = this.probabilities;
     const A = p.length;
     let max = Number.NEGATIVE_INFINITY;
@@ -49,6 +68,11 @@ export class ActionDistribution {
       const e = Math.exp(z[a]! - max);
       p[a] = e;
       sum += e;
+    }
+    // Finite logits give 1 ≤ sum ≤ A (the largest term is exp(0)); NaN or ±∞ anywhere gives NaN or 0.
+    if (!(sum >= 1 && sum <= A)) {
+      const bad = z.find((value) => !Number.isFinite(value));
+      throw new TrainerError('NON_FINITE_LOGITS', `policy.logits returned ${String(bad)} among the logits`);
     }
     for (let a = 0; a < A; a++) p[a] = p[a]! / sum;
     this.#max = max;

@@ -1,3 +1,5 @@
+import { checkChoice, checkNumber } from './validate.js';
+
 /** Updates parameters in place from their gradient. */
 export interface Optimizer {
   /**
@@ -45,6 +47,7 @@ const EPSILON = 1e-8;
  * @param kind - `sgd` or `adam`
  * @param lr - learning rate η > 0
  * @returns the optimiser
+ * @throws RangeError when `kind` is not `sgd` or `adam`, or `lr` not a finite number > 0
  * @example
  * ```ts
  * const opt = createOptimizer('sgd', 0.08);
@@ -53,6 +56,8 @@ const EPSILON = 1e-8;
  * ```
  */
 export function createOptimizer(kind: 'sgd' | 'adam', lr: number): Optimizer {
+  checkChoice('optimizer', kind, ['sgd', 'adam'] as const);
+  checkNumber('lr', lr, 0, true);
   if (kind === 'sgd') {
     return {
       step(params, grad) {

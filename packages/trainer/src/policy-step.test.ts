@@ -39,7 +39,11 @@ describe('PolicyStep', () => {
         const movedRows = new Set<number>();
         let whole = false;
         for (const { observations, logitGrad } of applies) {
-          for (const o of observations) policy.logits(o, new Float64Array(ACTIONS)); // meets them (rows at 0)
+          policy.logits(
+            Int32Array.from(observations),
+            observations.length,
+            new Float64Array(observations.length * ACTIONS),
+          ); // meets them (rows at 0)
           while (reference.length < policy.parameters.length) reference.push(0);
           const grad = reference.map(() => 0);
           observations.forEach((o, r) => {
@@ -61,7 +65,7 @@ describe('PolicyStep', () => {
 
   it('steps θ whole and lists nothing under Adam, whose momentum moves parameters without gradient', () => {
     const policy = new TabularPolicy(2);
-    policy.logits(9, new Float64Array(2));
+    policy.logits(Int32Array.of(9), 1, new Float64Array(2));
     const adam = createOptimizer('adam', 0.1);
     expect(stepsBlocksOnly(policy, adam)).toBe(false);
     const step = new PolicyStep(policy, adam);
@@ -79,16 +83,21 @@ describe('PolicyStep', () => {
     const parameters = new Float64Array(2);
     const shared: Policy = {
       numActions: 2,
+      observationSize: 1,
       parameters,
       memoryBytes: 16,
-      logits(o, out, offset = 0, at = parameters) {
-        out[offset] = at[0]! * o;
-        out[offset + 1] = at[1]!;
+      logits(observations, rows, out, at = parameters) {
+        for (let r = 0; r < rows; r++) {
+          out[2 * r] = at[0]! * observations[r]!;
+          out[2 * r + 1] = at[1]!;
+        }
         return out;
       },
-      backward(o, g, offset, grad) {
-        grad[0] = grad[0]! + g[offset]! * o;
-        grad[1] = grad[1]! + g[offset + 1]!;
+      backward(observations, rows, g, grad) {
+        for (let r = 0; r < rows; r++) {
+          grad[0] = grad[0]! + g[2 * r]! * observations[r]!;
+          grad[1] = grad[1]! + g[2 * r + 1]!;
+        }
       },
     };
     expect(stepsBlocksOnly(shared, createOptimizer('sgd', 0.5))).toBe(false);

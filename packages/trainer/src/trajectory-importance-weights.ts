@@ -5,7 +5,7 @@ import type { Policy } from './policy.js';
 /** The steps of one trajectory as {@link trajectoryImportanceWeights} reads them (an `Episode`, a pool entry). */
 export interface WeightedTrajectory {
   readonly length: number;
-  /** Observation id per step; required (a pool entry pushed without observations cannot be weighted). */
+  /** Observations, `policy.observationSize` numbers per step; required (a pool entry pushed without observations cannot be weighted). */
   readonly observations?: ArrayLike<number> | undefined;
   readonly actions: ArrayLike<number>;
   /** Behaviour log-probability log q_{v_t}(a_t | o_t) recorded when the step was taken. */
@@ -21,8 +21,8 @@ export interface TrajectoryWeights {
 }
 
 /**
- * The trajectory importance weights of the runner's trajectories against the current policy π_θ, the one
- * place where the runner computes them (FTW's weighted selection and the baselines' `--is` both call it):
+ * The trajectory importance weights of trajectories against the current policy π_θ, the one place where
+ * the trainer computes them (FTW's weighted selection and the baselines' `--is` both call it):
  *
  *     log w(τ) = Σ_t (log π_θ(a_t | o_t) − log q_{v_t}(a_t | o_t)),    w̄(τ) = min(w(τ), c)
  *
@@ -65,6 +65,8 @@ export function trajectoryImportanceWeights(
   }
   const current = new Float64Array(steps);
   const behaviour = new Float64Array(steps);
+  const d = policy.observationSize;
+  const stepRow = new Float64Array(d);
   for (let i = 0, row = 0; i < count; i++) {
     const t = trajectory(i);
     const observations = t.observations;
@@ -72,7 +74,12 @@ export function trajectoryImportanceWeights(
       throw new Error(`trajectory ${i} has no observations: its importance weight cannot be computed`);
     }
     for (let s = 0; s < t.length; s++, row++) {
-      current[row] = distribution.of(policy, observations[s]!).logProbability(t.actions[s]!);
+      let observation: number | Float64Array = observations[s]!;
+      if (d !== 1) {
+        for (let k = 0; k < d; k++) stepRow[k] = observations[s * d + k]!;
+        observation = stepRow;
+      }
+      current[row] = distribution.of(policy, observation).logProbability(t.actions[s]!);
       behaviour[row] = t.logProbs[s]!;
     }
   }

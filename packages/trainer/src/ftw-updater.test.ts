@@ -1,18 +1,17 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
-import type { TrainConfig } from '../config/train-config.js';
-import { seededStreams } from '../random/seeded-streams.js';
-import type { Episode } from './episode.js';
-import { configSelector, type EliteChoice, FtwUpdater } from './ftw-updater.js';
-import { createOptimizer } from './optimizer.js';
-import { TabularPolicy } from './tabular-policy.js';
 import {
   finiteDifference,
   ftwLossDefinition,
   type SelectedTrajectory,
   type StepData,
-} from './testing/definitions.js';
+} from '../test/definitions.js';
+import { REPRODUCE_OPTIONS as REPRODUCE_CONFIG, type TestOptions as TrainConfig } from '../test/options.js';
+import { seededStreams } from '../test/streams.js';
+import type { Episode } from './episode.js';
+import { type EliteChoice, eliteSelector, FtwUpdater } from './ftw-updater.js';
+import { createOptimizer } from './optimizer.js';
+import { TabularPolicy } from './tabular-policy.js';
 
 const A = 3;
 const O = 4;
@@ -286,7 +285,7 @@ describe('FtwUpdater', () => {
             config,
             policy,
             createOptimizer('sgd', LR),
-            configSelector(config, seededStreams(0).selection),
+            eliteSelector(config, seededStreams(0).selection),
           );
           const theta0 = Float64Array.from({ length: O * A }, (_, k) => Math.sin(k) / 2);
           policy.parameters.set(theta0);
@@ -313,7 +312,7 @@ describe('FtwUpdater', () => {
         config,
         policy,
         createOptimizer('sgd', LR),
-        configSelector(config, seededStreams(0).selection),
+        eliteSelector(config, seededStreams(0).selection),
       );
       expect(
         updater.update(

@@ -1,5 +1,5 @@
 import type { Optimizer } from './optimizer.js';
-import type { Policy } from './policy.js';
+import type { ObservationRows, Policy } from './policy.js';
 
 /** `old`'s entries at the start of a new array of `size` (the rest 0). */
 function grown(old: Int32Array, size: number): Int32Array<ArrayBuffer> {
@@ -25,7 +25,7 @@ export function stepsBlocksOnly(policy: Policy, optimizer: Optimizer): boolean {
  * into θ (∂L/∂θ = Σ_r (∂z(o_r)/∂θ)ᵀ g_r, by `Policy.backward`), then one optimiser step.
  *
  * Cost follows the rows: when the policy's parameters are its logits (`Policy.logitsAreParameters`, a
- * tabular policy) and the optimiser leaves a parameter without gradient where it is (`stepBlocks`, SGD),
+ * tabular policy, whose observations are then its blocks' indices) and the optimiser leaves a parameter without gradient where it is (`stepBlocks`, SGD),
  * only the blocks of the rows' observations are cleared, stepped and read, O(rows · actions) whatever
  * the number of observations the policy knows. Otherwise ∂L/∂θ is cleared and stepped whole, O(|θ|), as
  * it is when θ is no larger than the rows' blocks. Both give the same parameters, bit for bit.
@@ -37,7 +37,7 @@ export function stepsBlocksOnly(policy: Policy, optimizer: Optimizer): boolean {
  * ```ts
  * const policy = new TabularPolicy(2);
  * const step = new PolicyStep(policy, createOptimizer('sgd', 0.1));
- * policy.logits(5, new Float64Array(2)); // six rows now
+ * policy.logits(Int32Array.of(5), 1, new Float64Array(2)); // six rows now
  * step.begin();
  * step.apply(Int32Array.of(3, 3), 2, Float64Array.of(1, -1, 1, -1)); // row 3 moves by −0.1 · (2, −2)
  * step.moved(); // Int32Array [3]
@@ -85,11 +85,11 @@ export class PolicyStep {
   /**
    * Back-propagates the logit gradients of `rows` rows and takes one optimiser step.
    *
-   * @param observations - the observation of each row, in `observations[0 .. rows)`
+   * @param observations - the batch of the rows' observations (see `Policy.logits`)
    * @param rows - number of rows
    * @param logitGrad - ∂L/∂z of row r at `logitGrad[r · actions .. (r + 1) · actions)`
    */
-  apply(observations: ArrayLike<number>, rows: number, logitGrad: Float64Array): void {
+  apply(observations: ObservationRows, rows: number, logitGrad: Float64Array): void {
     const policy = this.#policy;
     const A = policy.numActions;
     const parameters = policy.parameters;
@@ -103,14 +103,14 @@ export class PolicyStep {
     // blocks' bookkeeping would cost more than it saves.
     if (!this.#sparse || parameters.length <= rows * A) {
       this.#whole = true;
-      for (let r = 0; r < rows; r++) policy.backward(observations[r]!, logitGrad, r * A, grad);
+      policy.backward(observations, rows, logitGrad, grad);
       this.#optimizer.step(parameters, grad);
       for (let i = 0; i < parameters.length; i++) grad[i] = 0; // a loop: fill() costs more for a few
       return;
     }
     const count = this.#distinct(observations, rows);
     const blocks = this.#blocks;
-    for (let r = 0; r < rows; r++) policy.backward(observations[r]!, logitGrad, r * A, grad);
+    policy.backward(observations, rows, logitGrad, grad);
     this.#optimizer.stepBlocks!(parameters, grad, blocks, count, A);
     for (let b = 0; b < count; b++) {
       const from = blocks[b]! * A;
@@ -137,7 +137,7 @@ export class PolicyStep {
    * Puts the distinct observations of the rows into `#blocks` (in the order met) and adds those new to
    * this update to `#moved`; returns how many `#blocks` holds. O(rows), with one mark per observation.
    */
-  #distinct(observations: ArrayLike<number>, rows: number): number {
+  #distinct(observations: ObservationRows, rows: number): number {
     let known = this.#applyMark.length;
     for (let r = 0; r < rows; r++) known = Math.max(known, observations[r]! + 1);
     if (known > this.#applyMark.length) {

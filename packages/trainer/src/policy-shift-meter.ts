@@ -49,6 +49,7 @@ export class PolicyShiftMeter {
   /** Blocks-only way, sparse measure: the moved rows' logits before and after, and views of them. */
   #movedBefore: Float64Array;
   #movedAfter: Float64Array;
+  #ids = new Int32Array(0);
   #views: { before: Float64Array; after: Float64Array }[] = [];
 
   /**
@@ -124,14 +125,12 @@ export class PolicyShiftMeter {
   #trackAll(observations: number, before: Float64Array, restart: boolean): PolicyShift {
     const tracker = this.#tracker;
     const policy = this.#policy;
-    const A = policy.numActions;
+    const ids = this.#idsUpTo(observations);
     if (restart || tracker.rows !== observations) {
-      const start = tracker.logits(observations);
-      for (let o = 0; o < observations; o++) policy.logits(o, start, o * A, before);
+      policy.logits(ids, observations, tracker.logits(observations), before);
       tracker.start(observations);
     }
-    const after = tracker.logits(observations);
-    for (let o = 0; o < observations; o++) policy.logits(o, after, o * A);
+    policy.logits(ids, observations, tracker.logits(observations));
     return tracker.measure(observations, this.#out);
   }
 
@@ -169,6 +168,16 @@ export class PolicyShiftMeter {
   }
 
   /** `#previous`, at least as long as θ (rows met since the last update join at 0). */
+  /** The ids 0 … count − 1 as a batch (grown, never shrunk: the rows past `count` are not read). */
+  #idsUpTo(count: number): Int32Array {
+    if (this.#ids.length < count) {
+      const size = Math.max(count, 2 * this.#ids.length);
+      this.#ids = new Int32Array(size);
+      for (let o = 0; o < size; o++) this.#ids[o] = o;
+    }
+    return this.#ids;
+  }
+
   #grownPrevious(): Float64Array {
     const length = this.#policy.parameters.length;
     if (this.#previous.length < length) {

@@ -52,7 +52,7 @@ describe('PolicyShiftMeter', () => {
       let known = initialRows;
       for (const { grow, update } of iterations) {
         known += grow;
-        if (grow > 0) policy.logits(known - 1, new Float64Array(ACTIONS)); // rows met, at 0
+        if (grow > 0) policy.logits(Int32Array.of(known - 1), 1, new Float64Array(ACTIONS)); // rows met, at 0
         meter.beforeUpdate(known);
         if (update === null) continue;
         // The reference: the whole table (θ is the logits, one row per observation) before and after.

@@ -1,16 +1,19 @@
+import type { ObservationRows } from './policy.js';
+
 /**
- * One collected episode (a trajectory), as the updaters see it: per step the observation id the policy
+ * One collected episode (a trajectory), as the updaters see it: per step the observation the policy
  * acted in, the action, the behaviour policy's log-probability of it and the policy version that acted,
  * then the return. A bandit episode has one step.
  *
- * The arrays have exactly `length` entries. The runner reuses an episode's arrays from one iteration to
- * the next, so an updater must copy what it keeps (FTW's pool copies on push).
+ * The arrays have exactly `length` entries (`observations`: `length × d`, d numbers per step). A
+ * collector reuses an episode's arrays from one iteration to the next, so an updater must copy what it
+ * keeps (FTW's pool copies on push).
  *
  * @example
  * ```ts
  * const episode: Episode = {
  *   length: 2,
- *   observations: Int32Array.of(0, 3),
+ *   observations: Float64Array.of(0, 3),
  *   actions: Int32Array.of(1, 0),
  *   logProbs: Float64Array.of(-0.69, -0.2),
  *   versions: Uint32Array.of(7, 7),
@@ -21,8 +24,8 @@
 export interface Episode {
   /** Number of steps L ≥ 1. */
   length: number;
-  /** Observation id o_t per step (see `EpisodeEnv`). */
-  observations: Int32Array;
+  /** Observation o_t per step, d numbers each, step after step (see `Policy`). */
+  observations: ObservationRows;
   /** Action a_t per step. */
   actions: Int32Array;
   /** Behaviour log-probability log q(a_t | o_t) per step, finite and ≤ 0. */

@@ -1,7 +1,9 @@
 import { ActionDistribution } from './action-distribution.js';
+import type { Environment } from './environment.js';
 import type { Episode } from './episode.js';
-import type { EpisodeEnv } from './episode-env.js';
-import type { Policy } from './policy.js';
+import type { Observation, Policy } from './policy.js';
+import { TrainerError } from './trainer-error.js';
+import { checkInteger } from './validate.js';
 
 /** An episode longer than this means an environment that never ends its episodes: a bug, not data. */
 export const MAX_EPISODE_STEPS = 1_000_000;
@@ -16,10 +18,34 @@ export interface CollectedBatch {
   readonly regret: number | null;
 }
 
-function newEpisode(length: number): Episode {
+/**
+ * Checks that a policy can act in an environment: the same number of actions and of numbers per
+ * observation.
+ *
+ * @param env - the environment
+ * @param policy - the policy
+ * @throws TrainerError `ACTION_COUNT_MISMATCH` or `OBSERVATION_SIZE_MISMATCH`, naming both values
+ */
+export function checkFits(env: Environment, policy: Policy): void {
+  if (policy.numActions !== env.numActions) {
+    throw new TrainerError(
+      'ACTION_COUNT_MISMATCH',
+      `policy.numActions is ${String(policy.numActions)}, env.numActions is ${String(env.numActions)}`,
+    );
+  }
+  const d = env.observationSize ?? 1;
+  if (policy.observationSize !== d) {
+    throw new TrainerError(
+      'OBSERVATION_SIZE_MISMATCH',
+      `policy.observationSize is ${String(policy.observationSize)}, env.observationSize is ${String(d)}`,
+    );
+  }
+}
+
+function newEpisode(length: number, d: number): Episode {
   return {
     length,
-    observations: new Int32Array(length),
+    observations: new Float64Array(length * d),
     actions: new Int32Array(length),
     logProbs: new Float64Array(length),
     versions: new Uint32Array(length),
@@ -30,7 +56,8 @@ function newEpisode(length: number): Episode {
 /**
  * Collects a batch of episodes with the current policy: for each, `env.reset()`, then per step draw
  * a ~ π(· | o) by inverting the CDF at one uniform of the policy stream, log log π(a | o) and the
- * version, and `env.step(a)` until the episode terminates or is truncated.
+ * version, and `env.step(a)` until the episode terminates or is truncated. Each step's observation is
+ * copied into the episode (d numbers), so an environment may hand out the same array every step.
  *
  * The episodes' arrays are reused from batch to batch (reallocated only when an episode's length
  * changes), so collecting bandit episodes allocates nothing.
@@ -45,10 +72,12 @@ function newEpisode(length: number): Episode {
 export class EpisodeCollector {
   /** The last batch's episodes (overwritten by the next `collect`). */
   readonly episodes: Episode[];
-  readonly #env: EpisodeEnv;
+  readonly #env: Environment;
   readonly #policy: Policy;
   readonly #distribution: ActionDistribution;
-  #observations = new Int32Array(16);
+  /** Numbers per observation, d. */
+  readonly #d: number;
+  #observations: Float64Array;
   #actions = new Int32Array(16);
   #logProbs = new Float64Array(16);
   /** The result of `collect`, refilled by each call. */
@@ -58,12 +87,19 @@ export class EpisodeCollector {
    * @param env - the environment
    * @param policy - the acting policy
    * @param count - episodes per batch (≥ 1)
+   * @throws RangeError when `count` is not an integer ≥ 1
+   * @throws TrainerError `ACTION_COUNT_MISMATCH` or `OBSERVATION_SIZE_MISMATCH` when the policy does not
+   *   fit the environment
    */
-  constructor(env: EpisodeEnv, policy: Policy, count: number) {
+  constructor(env: Environment, policy: Policy, count: number) {
+    checkInteger('rollouts', count, 1);
+    checkFits(env, policy);
     this.#env = env;
     this.#policy = policy;
+    this.#d = policy.observationSize;
+    this.#observations = new Float64Array(16 * this.#d);
     this.#distribution = new ActionDistribution(env.numActions);
-    this.episodes = Array.from({ length: count }, () => newEpisode(1));
+    this.episodes = Array.from({ length: count }, () => newEpisode(1, this.#d));
   }
 
   /**
@@ -71,7 +107,8 @@ export class EpisodeCollector {
    * @param version - the policy version acting (recorded on every step)
    * @param random - the policy stream, uniform on [0, 1)
    * @returns steps, returns and regret of the batch (an object refilled by the next call)
-   * @throws Error when an episode exceeds {@link MAX_EPISODE_STEPS} steps
+   * @throws TrainerError `EPISODE_TOO_LONG` when an episode exceeds {@link MAX_EPISODE_STEPS} steps,
+   *   `NON_FINITE_LOGITS` when the policy returns a NaN or infinite logit
    */
   collect(version: number, random: () => number): CollectedBatch {
     const env = this.#env;
@@ -81,7 +118,7 @@ export class EpisodeCollector {
     let returnSum = 0;
     let regret = 0;
     for (let e = 0; e < this.episodes.length; e++) {
-      let observation = env.reset();
+      let observation: Observation = env.reset();
       let length = 0;
       let total = 0;
       for (;;) {
@@ -89,7 +126,7 @@ export class EpisodeCollector {
         if (hasRegret) regret += env.stepRegret!(observation, distribution.probabilities);
         const action = distribution.sample(random());
         if (length === this.#actions.length) this.#growScratch();
-        this.#observations[length] = observation;
+        this.#record(observation, length);
         this.#actions[length] = action;
         this.#logProbs[length] = distribution.logProbability(action);
         length++;
@@ -97,7 +134,8 @@ export class EpisodeCollector {
         total += result.reward;
         if (result.terminated || result.truncated) break;
         if (length >= MAX_EPISODE_STEPS) {
-          throw new Error(
+          throw new TrainerError(
+            'EPISODE_TOO_LONG',
             `the environment did not end an episode within ${MAX_EPISODE_STEPS} steps; it must terminate or truncate`,
           );
         }
@@ -105,11 +143,11 @@ export class EpisodeCollector {
       }
       let episode = this.episodes[e]!;
       if (episode.length !== length) {
-        episode = newEpisode(length);
+        episode = newEpisode(length, this.#d);
         this.episodes[e] = episode;
       }
+      for (let k = 0; k < length * this.#d; k++) episode.observations[k] = this.#observations[k]!;
       for (let t = 0; t < length; t++) {
-        episode.observations[t] = this.#observations[t]!;
         episode.actions[t] = this.#actions[t]!;
         episode.logProbs[t] = this.#logProbs[t]!;
         episode.versions[t] = version;
@@ -125,13 +163,20 @@ export class EpisodeCollector {
     return batch;
   }
 
+  /** Copies step t's observation into the scratch (its length was checked by the distribution). */
+  #record(observation: Observation, t: number): void {
+    const d = this.#d;
+    if (typeof observation === 'number') this.#observations[t] = observation;
+    else for (let k = 0; k < d; k++) this.#observations[t * d + k] = observation[k]!;
+  }
+
   #growScratch(): void {
     const size = 2 * this.#actions.length;
     const grow = <T extends Int32Array | Float64Array>(old: T, next: T): T => {
       next.set(old);
       return next;
     };
-    this.#observations = grow(this.#observations, new Int32Array(size));
+    this.#observations = grow(this.#observations, new Float64Array(size * this.#d));
     this.#actions = grow(this.#actions, new Int32Array(size));
     this.#logProbs = grow(this.#logProbs, new Float64Array(size));
   }

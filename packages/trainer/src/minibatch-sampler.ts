@@ -1,5 +1,10 @@
 import type { SelectableIndex } from '@ftw/replay-pool';
-import type { TieRule } from '../config/train-config.js';
+
+/** The orders among tied returns: see {@link MinibatchSamplerOptions.tieRule}. */
+export const TIE_RULES = ['random', 'newest', 'oldest', 'shortest', 'longest'] as const;
+
+/** An order among tied returns. */
+export type TieRule = (typeof TIE_RULES)[number];
 
 /** The settings of {@link MinibatchSampler}. */
 export interface MinibatchSamplerOptions {

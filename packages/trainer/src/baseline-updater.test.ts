@@ -1,13 +1,12 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
-import type { TrainConfig } from '../config/train-config.js';
-import { seededStreams } from '../random/seeded-streams.js';
-import { BaselineUpdater } from './baseline-updater.js';
+import { clippedTerm, finiteDifference, logSoftmaxAt, type StepData } from '../test/definitions.js';
+import { REPRODUCE_OPTIONS as REPRODUCE_CONFIG, type TestOptions as TrainConfig } from '../test/options.js';
+import { seededStreams } from '../test/streams.js';
+import { type BaselineOptions, BaselineUpdater } from './baseline-updater.js';
 import type { Episode } from './episode.js';
 import { createOptimizer } from './optimizer.js';
 import { TabularPolicy } from './tabular-policy.js';
-import { clippedTerm, finiteDifference, logSoftmaxAt, type StepData } from './testing/definitions.js';
 
 const A = 3;
 const O = 4;
@@ -94,7 +93,8 @@ const thetaArb = fc.array(fc.double({ min: -2, max: 2, noNaN: true }), {
 
 function setup(config: Partial<TrainConfig>) {
   const policy = new TabularPolicy(A, O);
-  const updater = new BaselineUpdater({ ...REPRODUCE_CONFIG, ...config }, policy, createOptimizer('sgd', LR));
+  const options = { ...REPRODUCE_CONFIG, ...config } as BaselineOptions;
+  const updater = new BaselineUpdater(options, policy, createOptimizer('sgd', LR));
   return { policy, updater };
 }
 
