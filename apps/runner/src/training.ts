@@ -9,12 +9,12 @@ export {
   createOptimizer,
   eliteSelector,
   FtwUpdater,
+  ParameterSnapshots,
   PolicyShiftMeter,
   stepsBlocksOnly,
   TabularPolicy,
 } from '@ftw/trainer';
 export { KeyedPolicyReader } from './async/keyed-policy.js';
-export { ParameterSnapshots } from './async/parameter-snapshots.js';
 export { PolicyPublisher } from './async/policy-publisher.js';
 export { COMPARE_SCENARIOS } from './config/compare-scenarios.js';
 export { REPRODUCE_CONFIG } from './config/reproduce-config.js';

@@ -26,9 +26,15 @@ export {
   type TieRule,
 } from './minibatch-sampler.js';
 export { createOptimizer, type Optimizer } from './optimizer.js';
+export { ParameterSnapshots } from './parameter-snapshots.js';
 export type { Observation, ObservationRows, Policy } from './policy.js';
 export { PolicyShiftMeter } from './policy-shift-meter.js';
 export { PolicyStep, stepsBlocksOnly } from './policy-step.js';
+export {
+  SimulatedActors,
+  type SimulatedActorsOptions,
+  type SimulatedBatch,
+} from './simulated-actors.js';
 export { TabularPolicy } from './tabular-policy.js';
 export { type OrderedReturns, orderByLength, orderTies } from './tie-order.js';
 export {
@@ -51,3 +57,5 @@ export {
   type Updater,
   type UpdateStats,
 } from './updater.js';
+export { type VersionSpread, versionSpread } from './version-spread.js';
+export { type IsWeighting, type SelectionWeights, weightedSelector } from './weighted-selector.js';

@@ -1,6 +1,6 @@
 import { ReplayPool } from '@ftw/replay-pool';
-import { TabularPolicy } from '@ftw/trainer';
 import { describe, expect, it } from 'vitest';
+import { TabularPolicy } from './tabular-policy.js';
 import { weightedSelector } from './weighted-selector.js';
 
 /** log softmax(z)[a], from the definition. */

@@ -1,7 +1,10 @@
 import type { ReplayPool } from '@ftw/replay-pool';
-import type { EliteSelector, Policy } from '@ftw/trainer';
-import { trajectoryImportanceWeights } from '@ftw/trainer';
-import type { IsWeighting } from './async-options.js';
+import type { EliteSelector } from './ftw-updater.js';
+import type { Policy } from './policy.js';
+import { trajectoryImportanceWeights } from './trajectory-importance-weights.js';
+
+/** Importance weighting of FTW's elite counts or the baselines' episodes: none, or truncated at c > 0. */
+export type IsWeighting = { readonly kind: 'none' } | { readonly kind: 'truncate'; readonly cap: number };
 
 /** Importance diagnostics of the last selection, against the current policy π_θ, and its staleness. */
 export interface SelectionWeights {

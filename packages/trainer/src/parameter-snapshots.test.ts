@@ -1,7 +1,9 @@
 import { fc, test } from '@fast-check/vitest';
-import { createOptimizer, PolicyStep, TabularPolicy } from '@ftw/trainer';
 import { describe, expect, it } from 'vitest';
+import { createOptimizer } from './optimizer.js';
 import { ParameterSnapshots } from './parameter-snapshots.js';
+import { PolicyStep } from './policy-step.js';
+import { TabularPolicy } from './tabular-policy.js';
 
 const ACTIONS = 3;
 

@@ -1,4 +1,4 @@
-import type { Episode } from '@ftw/trainer';
+import type { Episode } from './episode.js';
 
 /** What {@link versionSpread} returns. */
 export interface VersionSpread {

@@ -1,4 +1,4 @@
-import type { Policy } from '@ftw/trainer';
+import type { Policy } from './policy.js';
 
 /** A snapshot's buffer and the version of θ it holds. */
 interface Held {
@@ -29,7 +29,7 @@ const SPARE_BUFFERS = 2;
  * const snapshots = new ParameterSnapshots(policy); // version 0: θ now
  * // after the update that made version 1, which moved the rows stats.moved:
  * snapshots.record(1, stats.moved);
- * policy.logits(o, out, 0, snapshots.at(0)); // π_0's logits of o
+ * policy.logits(observations, rows, out, snapshots.at(0)); // π_0's logits of the batch
  * snapshots.release(1); // no actor will act with version 0 again
  * ```
  */

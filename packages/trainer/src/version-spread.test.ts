@@ -1,5 +1,5 @@
-import type { Episode } from '@ftw/trainer';
 import { describe, expect, it } from 'vitest';
+import type { Episode } from './episode.js';
 import { versionSpread } from './version-spread.js';
 
 const episode = (...versions: number[]) =>
