@@ -18,6 +18,7 @@ export {
   type FtwSelectionOptions,
   FtwUpdater,
 } from './ftw-updater.js';
+export { LinearPolicy } from './linear-policy.js';
 export {
   type LengthAt,
   MinibatchSampler,
