@@ -73,7 +73,7 @@ export function trainCommand(): Command {
     }
     if (asynchronous !== null) {
       // Loaded only for an asynchronous run: it brings the Redis client.
-      const { asyncRunResult, runAsyncTraining } = await import('../async/async-training-run.js');
+      const { asyncRunResult, runAsyncTraining } = await import('./async-training-run.js');
       await executeRun(output, 'train', async () => {
         const progress = createProgress({
           label: 'train',

@@ -1,11 +1,11 @@
 import { type Level, SokobanEnv, type SokobanObservation, seededUniform } from '@ftw/sokoban';
 import type { Policy } from '@ftw/trainer';
+import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
 import { scoreName } from '../train/describe-config.js';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from '../train/episode-env.js';
 import { levelSet } from './level-set.js';
 import { PositionFeatures } from './position-features.js';
 import { positionGrid } from './position-grid.js';
-import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
 import { FEATURE_COUNT } from './sokoban-features.js';
 import { SokobanObservations } from './sokoban-observations.js';
 import type { SparseFeatures } from './sparse-features.js';

@@ -1,4 +1,15 @@
 import { redactUrl } from '@ftw/redis-pool';
+import { ActorCrew } from '../async/actor-crew.js';
+import type { AsyncOptions } from '../async/async-options.js';
+import type { PublishedBytes } from '../async/policy-publisher.js';
+import {
+  type ActorLauncher,
+  cliLauncher,
+  type RedisSeedResult,
+  redisForRun,
+  trainRedisSeed,
+} from '../async/redis-training.js';
+import { type AsyncSeedResult, trainAsyncSeed } from '../async/train-async-seed.js';
 import type { Progress } from '../cli/progress.js';
 import type { TrainConfig } from '../config/train-config.js';
 import { formatInterval } from '../report/format-interval.js';
@@ -8,17 +19,6 @@ import { type RunResult, textThenPath } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
-import { ActorCrew } from './actor-crew.js';
-import type { AsyncOptions } from './async-options.js';
-import type { PublishedBytes } from './policy-publisher.js';
-import {
-  type ActorLauncher,
-  cliLauncher,
-  type RedisSeedResult,
-  redisForRun,
-  trainRedisSeed,
-} from './redis-training.js';
-import { type AsyncSeedResult, trainAsyncSeed } from './train-async-seed.js';
 
 /** Every seed of one asynchronous configuration. */
 export interface AsyncOutcome {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { AsyncOptions } from '../async/async-options.js';
+import type { RedisSeedResult } from '../async/redis-training.js';
+import type { AsyncIterationMetrics } from '../async/train-async-seed.js';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { SavedPolicy } from '../train/saved-policy.js';
-import type { AsyncOptions } from './async-options.js';
 import { type AsyncOutcome, asyncRunResult, summarizeAsync } from './async-training-run.js';
-import type { RedisSeedResult } from './redis-training.js';
-import type { AsyncIterationMetrics } from './train-async-seed.js';
 
 /** t_{0.975, 1}: the 97.5% quantile of Student's t with 1 degree of freedom, tan(0.475π) (tables: 12.7062). */
 const T1 = Math.tan(0.475 * Math.PI);

@@ -1,8 +1,8 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
-import { type PackedMetrics, unpackMetrics } from './packed-metrics.js';
-import { type SeedResult, trainSeed } from './train-seed.js';
+import { type PackedMetrics, unpackMetrics } from '../train/packed-metrics.js';
+import { type SeedResult, trainSeed } from '../train/train-seed.js';
 import { runSeedWorker, SEED_WORKER, type SeedJob, trainSeeds } from './train-seeds.js';
 
 const config = { ...REPRODUCE_CONFIG, iterations: 30 };

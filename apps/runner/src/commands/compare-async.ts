@@ -1,3 +1,13 @@
+import { ActorCrew } from '../async/actor-crew.js';
+import type { AsyncOptions } from '../async/async-options.js';
+import {
+  type ActorLauncher,
+  cliLauncher,
+  type RedisSeedResult,
+  redisForRun,
+  trainRedisSeed,
+} from '../async/redis-training.js';
+import { trainAsyncSeed } from '../async/train-async-seed.js';
 import type { Progress } from '../cli/progress.js';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
@@ -8,17 +18,7 @@ import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { SOKOBAN_LEVELS } from '../sokoban/sokoban-scenario.js';
 import type { MeanInterval } from '../stats/mean-interval.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
-import { ActorCrew } from './actor-crew.js';
-import type { AsyncOptions } from './async-options.js';
 import { type AsyncOutcome, type AsyncSummary, summarizeAsync } from './async-training-run.js';
-import {
-  type ActorLauncher,
-  cliLauncher,
-  type RedisSeedResult,
-  redisForRun,
-  trainRedisSeed,
-} from './redis-training.js';
-import { trainAsyncSeed } from './train-async-seed.js';
 
 /** Environment steps per variant and seed of the asynchronous comparison on Sokoban. */
 export const ASYNC_STEPS = 8000;

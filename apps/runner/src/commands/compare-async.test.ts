@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AsyncIterationMetrics, AsyncSeedResult } from '../async/train-async-seed.js';
 import type { MeanInterval } from '../stats/mean-interval.js';
 import type { AsyncOutcome, AsyncSummary } from './async-training-run.js';
 import {
@@ -9,7 +10,6 @@ import {
   onSeeds,
   runAsyncComparison,
 } from './compare-async.js';
-import type { AsyncIterationMetrics, AsyncSeedResult } from './train-async-seed.js';
 
 describe('ftw compare --scenario async', () => {
   it('runs 9 variants on Sokoban at matched environment steps and reports an unreachable Redis instead of failing', async () => {

@@ -2,8 +2,8 @@ import { Worker } from 'node:worker_threads';
 import type { Progress } from '../cli/progress.js';
 import type { TrainConfig } from '../config/train-config.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
-import { type PackedMetrics, packMetrics, unpackMetrics } from './packed-metrics.js';
-import { type SeedResult, trainSeed } from './train-seed.js';
+import { type PackedMetrics, packMetrics, unpackMetrics } from '../train/packed-metrics.js';
+import { type SeedResult, trainSeed } from '../train/train-seed.js';
 
 /** One seed of one configuration to train. */
 export interface SeedJob {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MethodOutcome, ScenarioOutcome } from '../commands/compare-command.js';
+import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
+import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
 import { summarizeSeeds } from '../train/summarize-seeds.js';
 import type { IterationMetrics, SeedResult } from '../train/train-seed.js';
 import {
@@ -9,8 +10,7 @@ import {
   stepGridCurves,
   summarizeSokoban,
 } from './compare-sokoban.js';
-import { SOKOBAN_SCENARIO } from './sokoban-scenario.js';
-import { SMALL_LEVELS } from './testing/small-levels.js';
+import type { MethodOutcome, ScenarioOutcome } from './run-compare.js';
 
 /** t_{0.975, 2} in closed form, (2p − 1)·√(2 / (4p(1 − p))). */
 const T2 = 0.95 * Math.sqrt(2 / (4 * 0.975 * 0.025));
