@@ -78,7 +78,7 @@ function compareStarts(a: Episode, b: Episode, d: number): number {
  *   of the batch, ρ_t = π(a_t|o_t) / q(a_t|o_t) against the behaviour log-probabilities (frozen across
  *   the `epochs` steps on the same batch), with A_t = G_e − b_e of `reinforce` (no critic).
  *
- * Truncated importance weights (`--is truncate:c`, option `truncation: c`). Asynchronous actors act with
+ * Truncated importance weights (option `truncation: c`; the CLI's `--is truncate:c`). Asynchronous actors act with
  * older policy versions, so an episode's steps come from q_{v_t}, not from the policy being trained. Each
  * episode's contribution is then multiplied by w̄_e = min(w(τ_e), c), with
  * w(τ) = Π_t π_θ₀(a_t | o_t) / q_{v_t}(a_t | o_t) computed in log space (`trajectoryImportanceWeights`,

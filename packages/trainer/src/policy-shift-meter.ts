@@ -7,7 +7,7 @@ const SPARSE_SHARE = 1 / 4;
 /**
  * How far each update moved the policy, over every observation met so far: the mean and max of
  * KL(π_before(·|o) ‖ π_after(·|o)) and the max total variation (`policyShift` of `@ftw/objective`), the
- * figures `metrics.ndjson` records per iteration.
+ * figures `train` reports per iteration.
  *
  * Two ways, the same figures bit for bit:
  * - **Any logit may have moved** (a policy whose parameters are shared between observations, or Adam):

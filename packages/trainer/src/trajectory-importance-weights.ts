@@ -22,7 +22,7 @@ export interface TrajectoryWeights {
 
 /**
  * The trajectory importance weights of trajectories against the current policy π_θ, the one place where
- * the trainer computes them (FTW's weighted selection and the baselines' `--is` both call it):
+ * the trainer computes them (FTW's weighted selection and the baselines' truncation both call it):
  *
  *     log w(τ) = Σ_t (log π_θ(a_t | o_t) − log q_{v_t}(a_t | o_t)),    w̄(τ) = min(w(τ), c)
  *

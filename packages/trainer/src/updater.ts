@@ -27,7 +27,7 @@ export interface UpdateStats {
 const NOTHING_MOVED = new Int32Array(0);
 
 /**
- * What an iteration moved, for `EpisodeEnv.evaluate`: the rows its update lists, none when no update ran,
+ * What an iteration moved, for `Environment.evaluate`: the rows its update lists, none when no update ran,
  * or null when the update may have moved any.
  *
  * @param stats - what the iteration's update returned (null: no update)
@@ -69,7 +69,7 @@ export function statsWithoutSelection(loss: number, moved: Int32Array | null): M
 export interface Updater {
   /**
    * Takes one iteration's episodes and updates the policy (or not, e.g. during FTW's warm-up).
-   * @param episodes - this iteration's episodes (valid during the call only: the runner reuses them)
+   * @param episodes - this iteration's episodes (valid during the call only: a collector reuses them)
    * @param version - the current policy version (the number of updates made so far)
    * @returns statistics of the update, or null when the policy was not updated; an updater may refill and
    *   return the same object at every update, so read it before the next call

@@ -11,7 +11,7 @@ export interface VersionSpread {
 /**
  * How far the episodes of one iteration span policy versions (the research note's mixed-version rollouts):
  * per episode the newest minus the oldest version v_t among its steps, summed, and the number of episodes
- * with more than one version. The runner divides both by the number of episodes for its per-iteration
+ * with more than one version. A caller divides both by the number of episodes for its per-iteration
  * `versionSpread` and `multiVersionShare`.
  *
  * @param episodes - the iteration's completed episodes (each with at least one step)
