@@ -40,10 +40,14 @@ describe('SimulatedActors', () => {
       // θ of every version, kept whole: the definition the snapshots must match.
       const thetas = [Float64Array.from(policy.parameters)];
       let version = 0;
+      let spanning = 0;
       for (let iteration = 0; iteration < 12; iteration++) {
         const batch = actors.collect(2, version, random);
         const visible = Math.max(0, version - lag);
         for (const e of batch.episodes) {
+          // The last step is taken in this call: with per-step loading, by the version visible now.
+          if (hotLoad === 'step') expect(e.versions[e.length - 1]).toBe(visible);
+          if (new Set(e.versions).size > 1) spanning++;
           for (let t = 0; t < e.length; t++) {
             const v = e.versions[t]!;
             expect(v).toBeLessThanOrEqual(visible);
@@ -60,6 +64,9 @@ describe('SimulatedActors', () => {
         actors.updated(++version, step.moved());
         thetas.push(Float64Array.from(policy.parameters));
       }
+      // Episodes that span versions: only when weights are loaded between steps.
+      if (hotLoad === 'step') expect(spanning).toBeGreaterThan(0);
+      else expect(spanning).toBe(0);
       const versions = new Set<number>();
       const batch = actors.collect(6, version, random);
       for (const e of batch.episodes) for (const v of e.versions) versions.add(v);
