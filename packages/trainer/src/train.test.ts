@@ -63,6 +63,26 @@ describe('train', () => {
     },
   );
 
+  it.each(['ftw', 'reinforce', 'grpo', 'ppo'] as const)(
+    '%s sees no difference between ids with a table and one-hot vectors with a linear layer, bit for bit',
+    (method) => {
+      // W x for a one-hot x is W's column: the same logits, and the same gradient on that column.
+      const table = new TabularPolicy(2, 6);
+      const linear = new LinearPolicy(2, 6);
+      const a = train(options(chain('id'), table, 5, { method, iterations: 40, optimizer: 'sgd', lr: 0.5 }));
+      const b = train(
+        options(chain('one-hot'), linear, 5, { method, iterations: 40, optimizer: 'sgd', lr: 0.5 }),
+      );
+      expect(b.metrics.map((m) => [m.reward, m.update])).toEqual(a.metrics.map((m) => [m.reward, m.update]));
+      const transposed = Array.from(
+        { length: 12 },
+        (_, i) => linear.parameters[(i % 2) * 6 + Math.floor(i / 2)],
+      );
+      expect(transposed).toEqual(Array.from(table.parameters));
+      expect(a.updates).toBeGreaterThan(30);
+    },
+  );
+
   it('reports every iteration to onIteration, in order, and stops at maxSamples', () => {
     const seen: IterationMetrics[] = [];
     const result = train(
