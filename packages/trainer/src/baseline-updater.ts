@@ -31,6 +31,10 @@ export interface BaselineOptions {
  * @param options - the settings
  * @returns `options`
  * @throws RangeError naming the first setting out of range and its value
+ * @example
+ * ```ts
+ * checkBaselineOptions({ method: 'ppo', epochs: 4, clip: 0, baselineRate: 0.1 }); // RangeError: clip must be a finite number > 0, got 0
+ * ```
  */
 export function checkBaselineOptions<T extends BaselineOptions>(options: T): T {
   checkChoice('method', options.method, ['reinforce', 'grpo', 'ppo'] as const);

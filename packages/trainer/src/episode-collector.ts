@@ -25,6 +25,10 @@ export interface CollectedBatch {
  * @param env - the environment
  * @param policy - the policy
  * @throws TrainerError `ACTION_COUNT_MISMATCH` or `OBSERVATION_SIZE_MISMATCH`, naming both values
+ * @example
+ * ```ts
+ * checkFits(twoArmedBandit, new TabularPolicy(3)); // TrainerError: ACTION_COUNT_MISMATCH: policy.numActions is 3, env.numActions is 2
+ * ```
  */
 export function checkFits(env: Environment, policy: Policy): void {
   if (policy.numActions !== env.numActions) {

@@ -50,6 +50,10 @@ export interface FtwOptions extends FtwSelectionOptions {
  * @param options - the settings
  * @returns `options`
  * @throws RangeError naming the first setting out of range and its value (e.g. C > N, K > C)
+ * @example
+ * ```ts
+ * checkFtwSelectionOptions({ ...DEFAULT_FTW_OPTIONS, keep: 6 }); // RangeError: keep must be <= batchSize (5), got 6
+ * ```
  */
 export function checkFtwSelectionOptions<T extends FtwSelectionOptions>(options: T): T {
   const N = checkInteger('capacity', options.capacity, 1);
@@ -70,6 +74,10 @@ export function checkFtwSelectionOptions<T extends FtwSelectionOptions>(options:
  * @param options - the settings
  * @returns `options`
  * @throws RangeError naming the first setting out of range and its value (C > N, K > C, β < 0, …)
+ * @example
+ * ```ts
+ * checkFtwOptions({ ...DEFAULT_FTW_OPTIONS, warmup: 5, beta: -1 }); // RangeError: beta must be a finite number >= 0, got -1
+ * ```
  */
 export function checkFtwOptions<T extends FtwOptions>(options: T): T {
   checkFtwSelectionOptions(options);

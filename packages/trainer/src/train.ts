@@ -7,7 +7,7 @@ import { createOptimizer, type Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
 import { PolicyShiftMeter } from './policy-shift-meter.js';
 import { stepsBlocksOnly } from './policy-step.js';
-import { movedBy, type Updater, type UpdateStats } from './updater.js';
+import { movedBy, type Updater } from './updater.js';
 import { checkChoice, checkInteger } from './validate.js';
 
 /** The state after one training iteration, as {@link train} reports it. */
@@ -30,13 +30,27 @@ export interface IterationMetrics {
   readonly klMax: number;
   /** Max total-variation distance moved (TRPO's α). */
   readonly tvMax: number;
-  /** The update's statistics (selection figures for FTW), or null when the policy was not updated. */
-  readonly update: Readonly<Omit<UpdateStats, 'moved'>> | null;
+  /** Whether the policy was updated (false during FTW's warm-up, or when nothing was selectable). */
+  readonly updated: boolean;
+  /** Mean return of the selected elites, weighted by selection count (FTW); null otherwise. */
+  readonly eliteMean: number | null;
+  /** Standard deviation of the selected returns (FTW); null otherwise. */
+  readonly eliteSpread: number | null;
+  /** Σ selection counts (J·K without a threshold; FTW); null otherwise. */
+  readonly selected: number | null;
+  /** Pool size when the update ran (FTW); null otherwise. */
+  readonly poolSize: number | null;
+  /** Mean age in policy versions of the trajectories in the pool (FTW); null otherwise. */
+  readonly poolStaleness: number | null;
+  /** Mean age of the selected trajectories, repeats included (FTW); null otherwise. */
+  readonly selectionStaleness: number | null;
+  /** Loss at the update's last gradient step; null without an update. */
+  readonly loss: number | null;
 }
 
 /** What {@link train} returns. */
 export interface TrainResult {
-  /** One entry per iteration run. */
+  /** One entry per iteration run (none with `keepMetrics: false`). */
   readonly metrics: readonly IterationMetrics[];
   /** Environment steps taken. */
   readonly samples: number;
@@ -84,6 +98,12 @@ export interface TrainOptions {
   readonly maxSamples?: number;
   /** Called after each iteration with its metrics (progress). */
   readonly onIteration?: (metrics: IterationMetrics) => void;
+  /**
+   * Whether {@link TrainResult.metrics} keeps every iteration's metrics; `false` for a caller that
+   * streams them from `onIteration` (a long run then holds none in memory).
+   * @defaultValue true
+   */
+  readonly keepMetrics?: boolean;
 }
 
 /** The small reproduction's FTW settings, the defaults of {@link TrainOptions.ftw}. */
@@ -147,6 +167,9 @@ export function train(options: TrainOptions): TrainResult {
   const meter = counted ? new PolicyShiftMeter(policy, stepsBlocksOnly(policy, optimizer)) : null;
   const rowsShift = counted ? null : new VisitedShift(policy);
 
+  const hasEvaluate = env.evaluate !== undefined;
+  const keep = options.keepMetrics !== false;
+  const { random, onIteration } = options;
   const metrics: IterationMetrics[] = [];
   let samples = 0;
   let episodes = 0;
@@ -154,13 +177,13 @@ export function train(options: TrainOptions): TrainResult {
   let returnTotal = 0;
   let version = 0;
   for (let iteration = 1; iteration <= iterations; iteration++) {
-    const batch = collector.collect(version, options.random);
+    const batch = collector.collect(version, random);
     samples += batch.steps;
     episodes += rollouts;
     returnTotal += batch.returnSum;
     if (batch.regret !== null) regret = (regret ?? 0) + batch.regret;
-    meter?.beforeUpdate(env.observationCount!);
-    rowsShift?.before(collector.episodes);
+    if (meter !== null) meter.beforeUpdate(env.observationCount!);
+    else rowsShift!.before(collector.episodes);
     const stats = updater.update(collector.episodes, version);
     if (stats !== null) version++;
     const shift =
@@ -169,32 +192,28 @@ export function train(options: TrainOptions): TrainResult {
         : meter !== null
           ? meter.measure(stats.moved, env.observationCount!)
           : rowsShift!.after();
-    const evaluation = env.evaluate?.(policy, movedBy(stats));
+    const evaluation = hasEvaluate ? env.evaluate!(policy, movedBy(stats)) : null;
     const entry: IterationMetrics = {
       iteration,
       samples,
       reward: batch.returnSum / rollouts,
-      score: evaluation?.score ?? null,
-      evaluation: evaluation?.details,
+      score: evaluation === null ? null : evaluation.score,
+      evaluation: evaluation === null ? undefined : evaluation.details,
       regret,
       klMean: shift.klMean,
       klMax: shift.klMax,
       tvMax: shift.tvMax,
-      update:
-        stats === null
-          ? null
-          : {
-              eliteMean: stats.eliteMean,
-              eliteSpread: stats.eliteSpread,
-              selected: stats.selected,
-              poolSize: stats.poolSize,
-              poolStaleness: stats.poolStaleness,
-              selectionStaleness: stats.selectionStaleness,
-              loss: stats.loss,
-            },
+      updated: stats !== null,
+      eliteMean: stats === null ? null : stats.eliteMean,
+      eliteSpread: stats === null ? null : stats.eliteSpread,
+      selected: stats === null ? null : stats.selected,
+      poolSize: stats === null ? null : stats.poolSize,
+      poolStaleness: stats === null ? null : stats.poolStaleness,
+      selectionStaleness: stats === null ? null : stats.selectionStaleness,
+      loss: stats === null ? null : stats.loss,
     };
-    metrics.push(entry);
-    options.onIteration?.(entry);
+    if (keep) metrics.push(entry);
+    if (onIteration !== undefined) onIteration(entry);
     if (maxSamples !== undefined && samples >= maxSamples) break;
   }
   return { metrics, samples, episodes, updates: version, meanReward: returnTotal / episodes };

@@ -123,6 +123,7 @@ export function trainSeed(
     ftw: config,
     baseline: config,
     ...(config.maxSamples === undefined ? {} : { maxSamples: config.maxSamples }),
+    keepMetrics: false,
     onIteration: (m) => {
       const score = m.score!;
       if (samplesTo90 === null && score >= TARGET_PROBABILITY) samplesTo90 = m.samples;
@@ -155,7 +156,6 @@ export function trainSeed(
 
 /** The trainer's metrics of an iteration as a line of `metrics.ndjson`. */
 function seedMetrics(seed: number, m: TrainerMetrics): IterationMetrics {
-  const u = m.update;
   return {
     seed,
     iteration: m.iteration,
@@ -167,11 +167,11 @@ function seedMetrics(seed: number, m: TrainerMetrics): IterationMetrics {
     klMean: m.klMean,
     klMax: m.klMax,
     tvMax: m.tvMax,
-    updated: u !== null,
-    eliteMean: u?.eliteMean ?? null,
-    eliteSpread: u?.eliteSpread ?? null,
-    selected: u?.selected ?? null,
-    poolStaleness: u?.poolStaleness ?? null,
-    selectionStaleness: u?.selectionStaleness ?? null,
+    updated: m.updated,
+    eliteMean: m.eliteMean,
+    eliteSpread: m.eliteSpread,
+    selected: m.selected,
+    poolStaleness: m.poolStaleness,
+    selectionStaleness: m.selectionStaleness,
   };
 }
