@@ -1,8 +1,8 @@
 import { SokobanError } from '@ftw/sokoban';
 import { UsageError } from '../cli/usage-error.js';
 import { levelSet } from '../sokoban/level-set.js';
-import type { SokobanEnvironmentConfig } from '../sokoban/sokoban-environment-config.js';
 import { describeOption, type RawOption } from './option-spec.js';
+import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
 import { TRAIN_OPTIONS } from './train-config.js';
 
 /**
