@@ -27,7 +27,7 @@ import { reproduceFloor } from './reproduce-floor.mjs';
 const built = await buildFromSource({ entry: 'src/training.ts', name: 'training' });
 const training = await import(built.file);
 const {
-  configSelector,
+  eliteSelector,
   createOptimizer,
   FtwUpdater,
   ParameterSnapshots,
@@ -51,7 +51,7 @@ function fullPool(capacity, selection) {
     config,
     policy,
     createOptimizer('sgd', config.lr),
-    configSelector(config, streams.selection),
+    eliteSelector(config, streams.selection),
   );
   // Pre-drawn one-step episodes with Gaussian-like returns, cycled.
   const episodes = Array.from({ length: 4096 }, (_, i) => [
@@ -96,7 +96,7 @@ function knowing(rows, versions = false) {
   const streams = seededStreams(2);
   const policy = new TabularPolicy(2, rows);
   const optimizer = createOptimizer('sgd', config.lr);
-  const updater = new FtwUpdater(config, policy, optimizer, configSelector(config, streams.selection));
+  const updater = new FtwUpdater(config, policy, optimizer, eliteSelector(config, streams.selection));
   const meter = new PolicyShiftMeter(policy, stepsBlocksOnly(policy, optimizer));
   const snapshots = versions ? new ParameterSnapshots(policy) : undefined;
   const episodes = Array.from({ length: 4096 }, (_, i) => [

@@ -1,9 +1,9 @@
+import type { IsWeighting } from '@ftw/trainer';
 import { UsageError } from '../cli/usage-error.js';
 import type { OptionSpec, RawOption } from '../config/option-spec.js';
 import { readChoice, readInteger, readNumber } from '../config/read-value.js';
 
-/** Importance weighting of the selected elites: none, or truncated weights min(w(τ), c). */
-export type IsWeighting = { readonly kind: 'none' } | { readonly kind: 'truncate'; readonly cap: number };
+export type { IsWeighting };
 
 /**
  * The options a baseline updater takes for a weighting: `truncation: c` for `truncate:c`, none otherwise.

@@ -1,5 +1,5 @@
+import { TabularPolicy } from '@ftw/trainer';
 import { describe, expect, it } from 'vitest';
-import { TabularPolicy } from '../train/tabular-policy.js';
 import { BehaviourCheck } from './behaviour-check.js';
 
 /** log softmax(z)[a], from the definition. */

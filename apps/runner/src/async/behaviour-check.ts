@@ -1,6 +1,5 @@
-import { ActionDistribution } from '../train/action-distribution.js';
-import type { Episode } from '../train/episode.js';
-import type { Policy } from '../train/policy.js';
+import type { Episode, Policy } from '@ftw/trainer';
+import { ActionDistribution } from '@ftw/trainer';
 
 /** What a {@link BehaviourCheck} found so far. */
 export interface BehaviourCheckResult {

@@ -7,10 +7,10 @@ import {
   RedisPoolError,
 } from '@ftw/redis-pool';
 import type { TrajectoryInput } from '@ftw/replay-pool';
+import { ActionDistribution } from '@ftw/trainer';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
-import { ActionDistribution } from '../train/action-distribution.js';
 import { createPolicy } from '../train/create-policy.js';
 import type { ActorCrew, CrewMessage } from './actor-crew.js';
 import type { AsyncOptions } from './async-options.js';

@@ -1,10 +1,10 @@
 import { RedisPoolError, type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import type { ReplayPool } from '@ftw/replay-pool';
+import type { EliteChoice } from '@ftw/trainer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASYNC_REDIS_BASE } from '../commands/compare-async.js';
 import type { TrainConfig } from '../config/train-config.js';
-import type { EliteChoice } from '../train/ftw-updater.js';
 import type { AsyncOptions } from './async-options.js';
-import { ASYNC_REDIS_BASE } from './compare-async.js';
 import { replaySelection } from './redis-replay.js';
 import { type RedisIterationMetrics, trainRedisSeed } from './redis-training.js';
 import { sourceLauncher } from './testing/source-launcher.js';

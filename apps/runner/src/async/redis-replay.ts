@@ -1,8 +1,8 @@
 import { PoolMirror } from '@ftw/redis-pool';
 import type { ReplayPool } from '@ftw/replay-pool';
+import { eliteSelector as configSelector, type EliteChoice } from '@ftw/trainer';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
-import { configSelector, type EliteChoice } from '../train/ftw-updater.js';
 import { learnerTrajectory, type RedisIterationMetrics } from './redis-training.js';
 
 /** An update of a Redis run selected again: the learner's pool as it was, and FTW's choice from it. */

@@ -4,14 +4,14 @@ import { RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import type { JsonValue } from '@ftw/replay-pool';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asyncRunResult, runAsyncTraining } from '../commands/async-training-run.js';
+import { ASYNC_REDIS_BASE } from '../commands/compare-async.js';
 import type { TrainConfig } from '../config/train-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
 import { restorePolicy, type SavedPolicy } from '../train/saved-policy.js';
 import { ActorCrew } from './actor-crew.js';
 import type { AsyncOptions } from './async-options.js';
-import { asyncRunResult, runAsyncTraining } from './async-training-run.js';
-import { ASYNC_REDIS_BASE } from './compare-async.js';
 import { POOL_NOTES } from './redis-actor.js';
 import {
   type ActorLauncher,

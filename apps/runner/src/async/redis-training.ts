@@ -8,17 +8,20 @@ import {
   startRedisServer,
 } from '@ftw/redis-pool';
 import type { DecodedTrajectory, ReplayPool, TrajectoryInput } from '@ftw/replay-pool';
+import type { Episode, Optimizer, Policy } from '@ftw/trainer';
+import {
+  eliteSelector as configSelector,
+  createOptimizer,
+  FtwUpdater,
+  movedBy,
+  weightedSelector,
+} from '@ftw/trainer';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { onInterrupt } from '../run/interrupt-tasks.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { createPolicy } from '../train/create-policy.js';
-import type { Episode } from '../train/episode.js';
-import { configSelector, FtwUpdater } from '../train/ftw-updater.js';
-import { createOptimizer, type Optimizer } from '../train/optimizer.js';
-import type { Policy } from '../train/policy.js';
 import { savedPolicy } from '../train/saved-policy.js';
-import { movedBy } from '../train/updater.js';
 import { ActorCrew } from './actor-crew.js';
 import { type AsyncOptions, DEFAULT_WAIT_SECONDS } from './async-options.js';
 import { BehaviourCheck, type BehaviourCheckResult } from './behaviour-check.js';
@@ -27,7 +30,6 @@ import { PolicyPublisher, type PublishedBytes } from './policy-publisher.js';
 import { ACTOR_VARIABLE, type ActorTask, POOL_NOTES, type PoolTask } from './redis-actor.js';
 import type { AsyncIterationMetrics, AsyncLearner, AsyncSeedResult } from './train-async-seed.js';
 import { asyncEnvironment, asyncIterationMetrics, asyncLearner } from './train-async-seed.js';
-import { weightedSelector } from './weighted-selector.js';
 
 /**
  * Where an update of a Redis run can be replayed from: the learner's pool when it updated (the pool's

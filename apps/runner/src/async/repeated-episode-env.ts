@@ -1,5 +1,5 @@
+import type { Policy } from '@ftw/trainer';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from '../train/episode-env.js';
-import type { Policy } from '../train/policy.js';
 
 /**
  * A multi-step environment made of `horizon` independent one-step decisions of a bandit environment:

@@ -1,13 +1,12 @@
+import type { Episode, Updater } from '@ftw/trainer';
+import { FtwUpdater } from '@ftw/trainer';
 import { describe, expect, it, vi } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
 import { BanditEpisodeEnv } from '../train/bandit-episode-env.js';
-import type { Episode } from '../train/episode.js';
-import { FtwUpdater } from '../train/ftw-updater.js';
 import { trainSeed } from '../train/train-seed.js';
-import type { Updater } from '../train/updater.js';
 import type { AsyncOptions } from './async-options.js';
 import { RepeatedEpisodeEnv } from './repeated-episode-env.js';
 import { type AsyncLearner, asyncIterationMetrics, trainAsyncSeed } from './train-async-seed.js';

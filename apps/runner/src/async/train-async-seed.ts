@@ -1,24 +1,27 @@
+import type { Episode, Optimizer, Policy } from '@ftw/trainer';
+import {
+  BaselineUpdater,
+  createOptimizer,
+  eliteSelector,
+  FtwUpdater,
+  movedBy,
+  type SelectionWeights,
+  SimulatedActors,
+  type Updater,
+  type UpdateStats,
+  versionSpread,
+  weightedSelector,
+} from '@ftw/trainer';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SokobanObservations } from '../sokoban/sokoban-observations.js';
-import { ActionDistribution } from '../train/action-distribution.js';
-import { BaselineUpdater } from '../train/baseline-updater.js';
 import { createEnvironment } from '../train/create-environment.js';
 import { createPolicy } from '../train/create-policy.js';
-import type { Episode } from '../train/episode.js';
 import type { EpisodeEnv } from '../train/episode-env.js';
-import { configSelector, FtwUpdater } from '../train/ftw-updater.js';
-import type { Optimizer } from '../train/optimizer.js';
-import { createOptimizer } from '../train/optimizer.js';
-import type { Policy } from '../train/policy.js';
 import { type SavedPolicy, savedPolicy } from '../train/saved-policy.js';
-import { movedBy, type Updater, type UpdateStats } from '../train/updater.js';
 import { type AsyncOptions, baselineWeighting } from './async-options.js';
-import { ParameterSnapshots } from './parameter-snapshots.js';
 import { RepeatedEpisodeEnv } from './repeated-episode-env.js';
-import { versionSpread } from './version-spread.js';
-import { type SelectionWeights, weightedSelector } from './weighted-selector.js';
 
 /** One line of an asynchronous run's metrics: the state after one learner iteration. */
 export interface AsyncIterationMetrics {
@@ -84,11 +87,16 @@ export function asyncLearner(
 ): AsyncLearner {
   if (config.method !== 'ftw') {
     return {
-      updater: new BaselineUpdater(config, policy, optimizer, baselineWeighting(options.is)),
+      updater: new BaselineUpdater(
+        { ...config, method: config.method },
+        policy,
+        optimizer,
+        baselineWeighting(options.is),
+      ),
       weights: null,
     };
   }
-  const weighted = weightedSelector(configSelector(config, selection), policy, options.is);
+  const weighted = weightedSelector(eliteSelector(config, selection), policy, options.is);
   return { updater: new FtwUpdater(config, policy, optimizer, weighted.select), weights: weighted.last };
 }
 
@@ -147,20 +155,6 @@ export interface AsyncSeedResult {
   readonly finalPolicy: SavedPolicy;
 }
 
-interface Actor {
-  readonly env: EpisodeEnv;
-  observation: number;
-  /** Steps taken in the episode in progress (0: at its start). */
-  length: number;
-  /** Policy version in use. */
-  version: number;
-  observations: number[];
-  actions: number[];
-  logProbs: number[];
-  versions: number[];
-  total: number;
-}
-
 /** Seed of actor a's environment: actor 0 has the run's own, so one actor reproduces `ftw train`. */
 export const actorEnvironmentSeed = (seed: number, actor: number): number => seed + actor * 1_000_003;
 
@@ -190,8 +184,8 @@ export function asyncEnvironment(
 }
 
 /**
- * Deterministic simulation of asynchronous training, without Redis: `actors` actors take one step each in
- * turn; an iteration ends as soon as `rollouts` episodes have completed, and the learner then updates on
+ * Deterministic simulation of asynchronous training, without Redis (`@ftw/trainer`'s `SimulatedActors`
+ * with the runner's environments and streams): `actors` actors take one step each in turn; an iteration ends as soon as `rollouts` episodes have completed, and the learner then updates on
  * them. The other actors' episodes carry on into the next iteration. Actors see the learner's version
  * `lag` updates late: an actor uses version max(0, v − lag), where v is the learner's current version,
  * loaded at the start of each episode (`hotLoad: 'episode'`) or before every step (`'step'`: then an
@@ -220,88 +214,27 @@ export function trainAsyncSeed(
   const streams = seededStreams(seed);
   // Sokoban: one id registry for all actors of this seed, so every actor's ids mean the same positions.
   const observations = config.environment.kind === 'sokoban' ? new SokobanObservations() : undefined;
-  const actors: Actor[] = Array.from({ length: options.actors }, (_, a) => ({
-    env: asyncEnvironment(config, options, actorEnvironmentSeed(streams.environment, a), observations),
-    observation: 0,
-    length: 0,
-    version: 0,
-    observations: [],
-    actions: [],
-    logProbs: [],
-    versions: [],
-    total: 0,
-  }));
-  const env = actors[0]!.env;
+  const envs = Array.from({ length: options.actors }, (_, a) =>
+    asyncEnvironment(config, options, actorEnvironmentSeed(streams.environment, a), observations),
+  );
+  const env = envs[0]!;
   const policy = createPolicy(config, env);
   const optimizer = createOptimizer(config.optimizer, config.lr);
   const learner = asyncLearner(config, options, policy, optimizer, streams.selection);
   const updater = learner.updater;
-  const distribution = new ActionDistribution(env.numActions);
-  const regretOf = env.stepRegret === undefined ? null : env.stepRegret.bind(env);
-  const snapshots = new ParameterSnapshots(policy);
+  const actors = new SimulatedActors(envs, policy, options);
 
   const metrics: AsyncIterationMetrics[] = [];
   let version = 0;
   let samples = 0;
-  let regret: number | null = regretOf === null ? null : 0;
+  let regret: number | null = env.stepRegret === undefined ? null : 0;
   let score = env.evaluate(policy).score;
-  let next = 0;
   for (let iteration = 1; iteration <= config.iterations; iteration++) {
-    const visible = Math.max(0, version - options.lag);
-    const completed: Episode[] = [];
-    let returnSum = 0;
-    // Summed per iteration, then added, in the order the synchronous loop uses (bit-identical totals).
-    let iterationRegret = 0;
-    while (completed.length < config.rollouts) {
-      const actor = actors[next]!;
-      next = next + 1 === actors.length ? 0 : next + 1;
-      if (actor.length === 0) {
-        actor.observation = actor.env.reset();
-        actor.version = visible;
-      } else if (options.hotLoad === 'step') {
-        actor.version = visible;
-      }
-      distribution.of(policy, actor.observation, snapshots.at(actor.version));
-      if (regretOf !== null) iterationRegret += regretOf(actor.observation, distribution.probabilities);
-      const action = distribution.sample(streams.policy());
-      actor.observations.push(actor.observation);
-      actor.actions.push(action);
-      actor.logProbs.push(distribution.logProbability(action));
-      actor.versions.push(actor.version);
-      actor.length++;
-      samples++;
-      const result = actor.env.step(action);
-      actor.total += result.reward;
-      if (result.terminated || result.truncated) {
-        completed.push({
-          length: actor.length,
-          observations: Int32Array.from(actor.observations),
-          actions: Int32Array.from(actor.actions),
-          logProbs: Float64Array.from(actor.logProbs),
-          versions: Uint32Array.from(actor.versions),
-          return: actor.total,
-        });
-        returnSum += actor.total;
-        actor.length = 0;
-        actor.total = 0;
-        actor.observations = [];
-        actor.actions = [];
-        actor.logProbs = [];
-        actor.versions = [];
-      } else {
-        actor.observation = result.observation;
-      }
-    }
-    if (regret !== null) regret += iterationRegret;
-    const stats = updater.update(completed, version);
-    if (stats !== null) {
-      version++;
-      snapshots.record(version, stats.moved);
-      // Versions no actor can use any more: older than what actors may still hold or will load.
-      let oldest = Math.max(0, version - options.lag);
-      for (const a of actors) if (a.length > 0 && a.version < oldest) oldest = a.version;
-      snapshots.release(oldest);
-    }
+    const batch = actors.collect(config.rollouts, version, streams.policy);
+    samples += batch.steps;
+    if (regret !== null) regret += batch.regret!;
+    const stats = updater.update(batch.episodes, version);
+    if (stats !== null) actors.updated(++version, stats.moved);
     // The rows the update moved (none without an update), so that the environment may keep the rest.
     score = env.evaluate(policy, movedBy(stats)).score;
     metrics.push(
@@ -309,8 +242,8 @@ export function trainAsyncSeed(
         seed,
         iteration,
         samples,
-        episodes: completed,
-        returnSum,
+        episodes: batch.episodes,
+        returnSum: batch.returnSum,
         optimalProbability: score,
         regret,
         version,

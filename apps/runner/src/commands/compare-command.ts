@@ -2,11 +2,10 @@ import { Command } from 'commander';
 import { optionWithoutValue, withHelp } from '../cli/help-text.js';
 import { addJobsOption, readJobs } from '../cli/jobs-option.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
-import { createProgress, type Progress } from '../cli/progress.js';
+import { createProgress } from '../cli/progress.js';
 import { UsageError } from '../cli/usage-error.js';
-import { COMPARE_SCENARIOS, type CompareScenario } from '../config/compare-scenarios.js';
+import { COMPARE_SCENARIOS } from '../config/compare-scenarios.js';
 import { readChoice, readNumber, readSeeds } from '../config/read-value.js';
-import type { TrainConfig } from '../config/train-config.js';
 import { formatInterval } from '../report/format-interval.js';
 import { learningCurveChart } from '../report/learning-curve-chart.js';
 import { markdownTable } from '../report/markdown-table.js';
@@ -15,87 +14,8 @@ import { executeRun } from '../run/write-run.js';
 import { SOKOBAN_SCENARIO, SOKOBAN_STEPS } from '../sokoban/sokoban-scenario.js';
 import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment } from '../train/describe-config.js';
-import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
 import type { SeedResult } from '../train/train-seed.js';
-import { trainSeeds } from '../train/train-seeds.js';
-
-/** Options of {@link runCompare}. */
-export interface CompareOptions {
-  /** Seeds, the same for every method. */
-  readonly seeds: readonly number[];
-  /** Scenarios to run (default: all). */
-  readonly scenarios: readonly CompareScenario[];
-  /** Overrides of every method's optimiser and learning rate (robustness checks). */
-  readonly optimizer?: TrainConfig['optimizer'];
-  readonly lr?: number;
-}
-
-/** One method's outcome in one scenario. */
-export interface MethodOutcome {
-  readonly label: string;
-  readonly config: TrainConfig;
-  readonly results: readonly SeedResult[];
-  readonly summary: SeedsSummary;
-}
-
-/** One scenario's outcome. */
-export interface ScenarioOutcome {
-  readonly scenario: CompareScenario;
-  readonly methods: readonly MethodOutcome[];
-}
-
-/**
- * Runs every method of every scenario on the same seeds and the same budget (iterations × rollouts),
- * yielding to the event loop between seeds so that an interrupt is handled promptly.
- *
- * @param options - seeds, scenarios and optional optimiser overrides
- * @param progress - advanced by one per iteration
- * @returns per-scenario, per-method results
- * @example
- * ```ts
- * (await runCompare({ seeds: [0, 1], scenarios: COMPARE_SCENARIOS }))[0].methods.map((m) => m.label);
- * // ['ftw-sampled', 'ftw-expected', 'reinforce', 'grpo', 'ppo']
- * ```
- */
-export async function runCompare(
-  options: CompareOptions,
-  progress?: Progress,
-  jobs = 1,
-): Promise<ScenarioOutcome[]> {
-  const configs = options.scenarios.map((scenario) =>
-    scenario.methods.map(
-      ({ overrides }): TrainConfig => ({
-        ...scenario.base,
-        ...overrides,
-        ...(options.optimizer === undefined ? {} : { optimizer: options.optimizer }),
-        ...(options.lr === undefined ? {} : { lr: options.lr }),
-        seeds: options.seeds,
-      }),
-    ),
-  );
-  // Every seed of every method of every scenario, trained in that order (or `jobs` at a time).
-  const { results } = await trainSeeds(
-    options.scenarios.flatMap((scenario, s) =>
-      scenario.methods.flatMap(({ label }, m) =>
-        options.seeds.map((seed) => ({
-          config: configs[s]![m]!,
-          seed,
-          detail: `${scenario.name} ${label} seed ${seed}`,
-        })),
-      ),
-    ),
-    jobs,
-    progress,
-  );
-  let next = 0;
-  return options.scenarios.map((scenario, s) => ({
-    scenario,
-    methods: scenario.methods.map(({ label }, m): MethodOutcome => {
-      const seeds = results.slice(next, (next += options.seeds.length));
-      return { label, config: configs[s]![m]!, results: seeds, summary: summarizeSeeds(seeds) };
-    }),
-  }));
-}
+import { type CompareOptions, type MethodOutcome, runCompare, type ScenarioOutcome } from './run-compare.js';
 
 function methodRow(m: MethodOutcome): string[] {
   const s = m.summary;
@@ -275,7 +195,7 @@ export function compareCommand(): Command {
     if (seeds.length < 2)
       throw new UsageError(`--seeds must list at least 2 seeds for intervals, got ${seeds.length}`);
     if (o['scenario'] === 'sokoban') {
-      const { compareSokoban } = await import('../sokoban/compare-sokoban.js');
+      const { compareSokoban } = await import('./compare-sokoban.js');
       const output = readOutputOptions(command);
       await executeRun(output, 'compare', async () => {
         const perRun = Math.ceil(SOKOBAN_STEPS / (SOKOBAN_SCENARIO.base.rollouts * 15));
@@ -305,7 +225,7 @@ export function compareCommand(): Command {
       }
       // Loaded only for this scenario: it brings the Redis client.
       const { asyncComparisonResult, asyncProgressTotal, runAsyncComparison } = await import(
-        '../async/compare-async.js'
+        './compare-async.js'
       );
       const output = readOutputOptions(command);
       await executeRun(output, 'compare', async () => {

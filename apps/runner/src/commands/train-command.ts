@@ -5,12 +5,12 @@ import { addJobsOption, readJobs } from '../cli/jobs-option.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress } from '../cli/progress.js';
 import { UsageError } from '../cli/usage-error.js';
-import { checkSokobanLevels } from '../config/check-sokoban-levels.js';
 import { addOptions, collectOptions } from '../config/option-spec.js';
 import { readConfigFile } from '../config/read-config-file.js';
 import { resolveTrainConfig, TRAIN_OPTIONS } from '../config/train-config.js';
 import { formatInterval } from '../report/format-interval.js';
 import { executeRun, textThenPath } from '../run/write-run.js';
+import { checkSokobanLevels } from '../sokoban/check-sokoban-levels.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
 import { runTraining, seedTable, trainingArtifacts } from './training-run.js';
 
@@ -73,7 +73,7 @@ export function trainCommand(): Command {
     }
     if (asynchronous !== null) {
       // Loaded only for an asynchronous run: it brings the Redis client.
-      const { asyncRunResult, runAsyncTraining } = await import('../async/async-training-run.js');
+      const { asyncRunResult, runAsyncTraining } = await import('./async-training-run.js');
       await executeRun(output, 'train', async () => {
         const progress = createProgress({
           label: 'train',

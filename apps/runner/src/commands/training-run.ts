@@ -11,7 +11,7 @@ import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
 import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
 import type { SeedResult } from '../train/train-seed.js';
-import { trainSeeds } from '../train/train-seeds.js';
+import { trainSeeds } from './train-seeds.js';
 
 /** Runs with more seeds than this draw the mean curve and its band only, not one curve per seed. */
 const MAX_SEED_CURVES = 10;

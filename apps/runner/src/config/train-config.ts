@@ -1,5 +1,4 @@
 import { UsageError } from '../cli/usage-error.js';
-import type { SokobanEnvironmentConfig } from '../sokoban/sokoban-environment-config.js';
 import type { OptionSpec, RawOption } from './option-spec.js';
 import {
   readChoice,
@@ -10,6 +9,7 @@ import {
   readOptionalNumber,
   readSeeds,
 } from './read-value.js';
+import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
 
 /**
  * How FTW orders trajectories whose returns are equal: `random` (uniformly, the paper's rule), `newest` or

@@ -1,8 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { generateLevel, type Level, SokobanError, seededUniform } from '@ftw/sokoban';
 import { describe, expect, it } from 'vitest';
+import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
 import { LEVEL_STREAMS_KEPT, levelSet } from './level-set.js';
-import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
 import { SokobanEpisodeEnv } from './sokoban-episode-env.js';
 import { SMALL_LEVELS } from './testing/small-levels.js';
 

@@ -1,5 +1,5 @@
 import { generateLevel, type Level, seededUniform } from '@ftw/sokoban';
-import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
+import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
 
 /** The training levels and the held-out levels of one configuration. */
 export interface LevelSet {

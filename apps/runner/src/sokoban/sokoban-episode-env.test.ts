@@ -1,14 +1,14 @@
 import { type Level, SokobanEnv, seededUniform, solve } from '@ftw/sokoban';
+import { TabularPolicy } from '@ftw/trainer';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../cli/usage-error.js';
+import { compareSokoban, onStepGrid } from '../commands/compare-sokoban.js';
 import { addOptions, collectOptions } from '../config/option-spec.js';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import { resolveTrainConfig, TRAIN_OPTIONS, type TrainConfig } from '../config/train-config.js';
 import { createPolicy } from '../train/create-policy.js';
-import { TabularPolicy } from '../train/tabular-policy.js';
 import { trainSeed } from '../train/train-seed.js';
-import { compareSokoban, onStepGrid } from './compare-sokoban.js';
 import { positionGrid } from './position-grid.js';
 import { SokobanEpisodeEnv } from './sokoban-episode-env.js';
 import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
@@ -70,7 +70,7 @@ function greedySuccess(
         }
       } else {
         const id = training ? ids.get(`${index}|${observation.key}`) : undefined;
-        if (id !== undefined) policy.logits(id, logits);
+        if (id !== undefined) policy.logits(Float64Array.of(id), 1, logits);
       }
       const result = game.step(logits.indexOf(Math.max(...logits)));
       if (result.terminated && result.info.solved) solved++;
@@ -269,7 +269,7 @@ describe('SokobanEpisodeEnv', () => {
     expect(env.evaluate(tabular).score).toBe(greedySuccess(env, tabular, env.trainingLevels, true));
     // Then training meets the positions of level 0's solution, and the policy learns its actions there.
     const path = solutionPath(env, 0);
-    tabular.logits(env.observationCount - 1, new Float64Array(4)); // the rows, at 0
+    tabular.logits(Float64Array.of(env.observationCount - 1), 1, new Float64Array(4)); // the rows, at 0
     for (const { id, action } of path) tabular.parameters[4 * id + action] = 5;
     const score = env.evaluate(tabular).score;
     expect(score).toBe(greedySuccess(env, tabular, env.trainingLevels, true));
@@ -410,10 +410,10 @@ describe('SokobanLinearPolicy', () => {
         new Float64Array(dense.parameters.length),
       ];
       for (let id = 0; id < env.observationCount; id++) {
-        expect(sparse.logits(id, zs)).toEqual(dense.logits(id, zd));
+        expect(sparse.logits(Float64Array.of(id), 1, zs)).toEqual(dense.logits(Float64Array.of(id), 1, zd));
         const g = Float64Array.from({ length: actions }, (_, a) => (a === id % actions ? 0 : random() - 0.5));
-        sparse.backward(id, g, 0, gs);
-        dense.backward(id, g, 0, gd);
+        sparse.backward(Float64Array.of(id), 1, g, gs);
+        dense.backward(Float64Array.of(id), 1, g, gd);
       }
       expect(gs).toEqual(gd);
     }
@@ -436,20 +436,20 @@ describe('SokobanLinearPolicy', () => {
     policy.parameters.set(Array.from({ length: 20 }, (_, i) => Math.cos(i)));
     const g = Float64Array.of(0.3, -1.2, 0.5, 2);
     const grad = new Float64Array(20);
-    policy.backward(2, g, 0, grad);
+    policy.backward(Float64Array.of(2), 1, g, grad);
     const z = new Float64Array(4);
     const h = 1e-6;
     for (let k = 0; k < 20; k++) {
       const saved = policy.parameters[k]!;
       policy.parameters[k] = saved + h;
-      const up = policy.logits(2, z).reduce((s, v, a) => s + v * g[a]!, 0);
+      const up = policy.logits(Float64Array.of(2), 1, z).reduce((s, v, a) => s + v * g[a]!, 0);
       policy.parameters[k] = saved - h;
-      const down = policy.logits(2, z).reduce((s, v, a) => s + v * g[a]!, 0);
+      const down = policy.logits(Float64Array.of(2), 1, z).reduce((s, v, a) => s + v * g[a]!, 0);
       policy.parameters[k] = saved;
       expect(grad[k]).toBeCloseTo((up - down) / (2 * h), 6);
     }
     // Each logit is the dot product of its row of W with the observation's features.
-    policy.logits(1, z);
+    policy.logits(Float64Array.of(1), 1, z);
     for (let a = 0; a < 4; a++) {
       let dot = 0;
       for (let f = 0; f < 5; f++) dot += policy.parameters[a * 5 + f]! * features.featureData[5 + f]!;

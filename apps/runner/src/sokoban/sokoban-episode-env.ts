@@ -1,11 +1,11 @@
 import { type Level, SokobanEnv, type SokobanObservation, seededUniform } from '@ftw/sokoban';
+import type { Policy } from '@ftw/trainer';
+import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
 import { scoreName } from '../train/describe-config.js';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from '../train/episode-env.js';
-import type { Policy } from '../train/policy.js';
 import { levelSet } from './level-set.js';
 import { PositionFeatures } from './position-features.js';
 import { positionGrid } from './position-grid.js';
-import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
 import { FEATURE_COUNT } from './sokoban-features.js';
 import { SokobanObservations } from './sokoban-observations.js';
 import type { SparseFeatures } from './sparse-features.js';
@@ -83,6 +83,8 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   readonly #trainingFeatures = new PositionFeatures();
   readonly #heldOutFeatures = new PositionFeatures();
   readonly #logits = new Float64Array(4);
+  /** An id as a batch of one row, for a policy without features. */
+  readonly #idRow = new Float64Array(1);
   /** The policy of the last evaluation, and per training level whether a moved position lies on it. */
   #evaluated: Policy | undefined;
   #dirty = new Uint8Array(0);
@@ -334,7 +336,8 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
     } else if (id < 0) {
       logits.fill(0);
     } else {
-      policy.logits(id, logits, 0, policy.parameters);
+      this.#idRow[0] = id;
+      policy.logits(this.#idRow, 1, logits, policy.parameters);
     }
     let best = 0;
     for (let a = 1; a < 4; a++) if (logits[a]! > logits[best]!) best = a;

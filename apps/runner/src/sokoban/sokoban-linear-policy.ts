@@ -1,4 +1,4 @@
-import type { Policy } from '../train/policy.js';
+import type { ObservationRows, Policy } from '@ftw/trainer';
 import type { FeaturePolicy } from './sokoban-episode-env.js';
 import type { SparseFeatures } from './sparse-features.js';
 
@@ -17,16 +17,20 @@ export interface FeatureSource {
  * A linear softmax policy over an environment's features: z(o) = W φ(o), π(a | o) = softmax(z(o))_a, with
  * θ = W (actions × features, row-major), so ∂z_a/∂W_{a,f} = φ_f(o). Its size does not depend on how many
  * positions are met, and it acts on positions never trained on (held-out levels) through their features.
+ * Its observations are the environment's ids (one number per row); it reads their features from the
+ * environment.
  *
  * @example
  * ```ts
  * const policy = new SokobanLinearPolicy(4, 2, { featureData: Float32Array.of(1, 0.5) });
  * policy.parameters.set([1, 0, 0, 0, 0, 0, 0, 2]);
- * policy.logits(0, new Float64Array(4)); // Float64Array [1, 0, 0, 1]
+ * policy.logits(Int32Array.of(0), 1, new Float64Array(4)); // Float64Array [1, 0, 0, 1]
  * ```
  */
 export class SokobanLinearPolicy implements FeaturePolicy, Policy {
   readonly numActions: number;
+  /** One observation id per row. */
+  readonly observationSize = 1;
   readonly parameters: Float64Array;
   readonly #featureCount: number;
   readonly #source: FeatureSource;
@@ -48,19 +52,29 @@ export class SokobanLinearPolicy implements FeaturePolicy, Policy {
     return this.parameters.byteLength;
   }
 
-  logits(observation: number, out: Float64Array, offset = 0, parameters?: Float64Array): Float64Array {
+  /**
+   * Writes W φ(o_r) for each id of the batch.
+   *
+   * @param observations - observation ids, one per row
+   * @param rows - number of rows
+   * @param out - receives 4 logits per row
+   * @param parameters - evaluate at this W instead
+   * @returns `out`
+   */
+  logits(
+    observations: ObservationRows,
+    rows: number,
+    out: Float64Array,
+    parameters?: Float64Array,
+  ): Float64Array {
     const sparse = this.#source.sparseFeatures;
-    if (sparse !== undefined) {
-      this.#sparseProduct(sparse, observation, parameters ?? this.parameters, out, offset);
-      return out;
+    const w = parameters ?? this.parameters;
+    const A = this.numActions;
+    for (let r = 0; r < rows; r++) {
+      const observation = observations[r]!;
+      if (sparse !== undefined) this.#sparseProduct(sparse, observation, w, out, r * A);
+      else this.#product(this.#source.featureData, observation * this.#featureCount, w, out, r * A);
     }
-    this.#product(
-      this.#source.featureData,
-      observation * this.#featureCount,
-      parameters ?? this.parameters,
-      out,
-      offset,
-    );
     return out;
   }
 
@@ -68,7 +82,19 @@ export class SokobanLinearPolicy implements FeaturePolicy, Policy {
     this.#sparseProduct(features, row, this.parameters, out, 0);
   }
 
-  backward(observation: number, logitGrad: Float64Array, offset: number, grad: Float64Array): void {
+  /**
+   * Adds φ(o_r) g_rᵀ to ∂L/∂W for each row in order.
+   *
+   * @param observations - observation ids, one per row
+   * @param rows - number of rows
+   * @param logitGrad - g_r at `logitGrad[r · 4 .. r · 4 + 4)`
+   * @param grad - ∂L/∂W, added to in place
+   */
+  backward(observations: ObservationRows, rows: number, logitGrad: Float64Array, grad: Float64Array): void {
+    for (let r = 0; r < rows; r++) this.#backwardRow(observations[r]!, logitGrad, r * this.numActions, grad);
+  }
+
+  #backwardRow(observation: number, logitGrad: Float64Array, offset: number, grad: Float64Array): void {
     const sparse = this.#source.sparseFeatures;
     if (sparse !== undefined) {
       const { rowStart, columns, values } = sparse;

@@ -1,6 +1,6 @@
 import type { CompareScenario } from '../config/compare-scenarios.js';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
-import type { SokobanEnvironmentConfig } from './sokoban-environment-config.js';
+import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
 
 /** Environment steps per method and seed of the default Sokoban comparison. */
 export const SOKOBAN_STEPS = 8000;

@@ -1,8 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { ContextualBandit } from '@ftw/bandit';
+import { TabularPolicy } from '@ftw/trainer';
 import { describe, expect, it } from 'vitest';
 import { BanditEpisodeEnv } from './bandit-episode-env.js';
-import { TabularPolicy } from './tabular-policy.js';
 
 const tasks = [
   { kind: 'gaussian', means: [0.2, 1, -0.5], stds: 0.1 },

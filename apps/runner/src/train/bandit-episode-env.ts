@@ -1,8 +1,8 @@
 import type { BanditEnv } from '@ftw/bandit';
-import { ActionDistribution } from './action-distribution.js';
+import type { Policy } from '@ftw/trainer';
+import { ActionDistribution } from '@ftw/trainer';
 import { scoreName } from './describe-config.js';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from './episode-env.js';
-import type { Policy } from './policy.js';
 
 /**
  * A `@ftw/bandit` environment as an {@link EpisodeEnv}: one-step episodes whose observation id is the

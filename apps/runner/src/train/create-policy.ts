@@ -1,10 +1,10 @@
+import type { Policy } from '@ftw/trainer';
+import { TabularPolicy } from '@ftw/trainer';
 import type { TrainConfig } from '../config/train-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
 import { SokobanLinearPolicy } from '../sokoban/sokoban-linear-policy.js';
 import type { EpisodeEnv } from './episode-env.js';
-import type { Policy } from './policy.js';
-import { TabularPolicy } from './tabular-policy.js';
 
 /**
  * Builds the policy a run trains: a {@link TabularPolicy} with the rows the environment already knows

@@ -83,7 +83,7 @@ describe('savedPolicy and restorePolicy', () => {
     // Each saved row is the row of its position's id in this environment.
     const row = new Float64Array(4);
     const last = saved.positions!.length - 1;
-    policy.logits(env.idOfPosition(saved.positions![last]!), row);
+    policy.logits(Float64Array.of(env.idOfPosition(saved.positions![last]!)), 1, row);
     expect(Array.from(row)).toEqual(saved.parameters.slice(4 * last, 4 * last + 4));
   });
 

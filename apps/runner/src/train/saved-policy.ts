@@ -1,9 +1,9 @@
+import type { Policy } from '@ftw/trainer';
+import { TabularPolicy } from '@ftw/trainer';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
 import { SokobanLinearPolicy } from '../sokoban/sokoban-linear-policy.js';
 import type { EpisodeEnv } from './episode-env.js';
-import type { Policy } from './policy.js';
-import { TabularPolicy } from './tabular-policy.js';
 
 /**
  * A seed's final policy as a run writes it, one line of `policies.ndjson`: enough to act with it again,

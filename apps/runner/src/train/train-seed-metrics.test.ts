@@ -1,8 +1,8 @@
+import type { Policy } from '@ftw/trainer';
 import { describe, expect, it } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from './episode-env.js';
-import type { Policy } from './policy.js';
 import { type SeedResult, trainSeed } from './train-seed.js';
 
 /** The score the environment reports after each iteration: it reaches 0.9 exactly at iteration 3. */

@@ -1,18 +1,10 @@
-import type { PolicyShift } from '@ftw/objective';
+import { ActionDistribution, type IterationMetrics as TrainerMetrics, train } from '@ftw/trainer';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
-import { ActionDistribution } from './action-distribution.js';
-import { BaselineUpdater } from './baseline-updater.js';
 import { createEnvironment } from './create-environment.js';
 import { createPolicy } from './create-policy.js';
-import { EpisodeCollector } from './episode-collector.js';
 import type { EpisodeEnv } from './episode-env.js';
-import { configSelector, FtwUpdater } from './ftw-updater.js';
-import { createOptimizer } from './optimizer.js';
-import { PolicyShiftMeter } from './policy-shift-meter.js';
-import { stepsBlocksOnly } from './policy-step.js';
 import { type SavedPolicy, savedPolicy } from './saved-policy.js';
-import { movedBy, type Updater } from './updater.js';
 
 /** One line of `metrics.ndjson`: the state after one training iteration of one seed. */
 export interface IterationMetrics {
@@ -84,18 +76,17 @@ export interface SeedResult {
 /** The final policy is written out in full up to this many observations. */
 export const MAX_REPORTED_OBSERVATIONS = 64;
 
-const NO_SHIFT: PolicyShift = { klMean: 0, klMax: 0, tvMean: 0, tvMax: 0 };
-
 /** The score the learning speed is measured at. */
 export const TARGET_PROBABILITY = 0.9;
 
 /**
- * Trains a policy on one seed: each iteration collects `rollouts` episodes with the current policy, then
- * lets the method's updater change the policy; after each iteration the environment evaluates it.
+ * Trains a policy on one seed with `@ftw/trainer`'s `train`: each iteration collects `rollouts` episodes
+ * with the current policy, then lets the method's updater change the policy; after each iteration the
+ * environment evaluates it. This adds the runner's environment and policy, its seeded streams and the
+ * figures of `summary.json` and `policies.ndjson`.
  *
- * Randomness: the environment draws from its own seeded generator; the runner draws actions and
- * minibatches from two separate streams of the same seed (`seededStreams`), so the same seed gives the same
- * run bit for bit.
+ * Randomness: the environment draws from its own seeded generator; actions and minibatches come from two
+ * separate streams of the same seed (`seededStreams`), so the same seed gives the same run bit for bit.
  *
  * @param config - the resolved configuration
  * @param seed - the seed
@@ -117,70 +108,42 @@ export function trainSeed(
   const streams = seededStreams(seed);
   const env = environment ?? createEnvironment(config.environment, streams.environment);
   const policy = createPolicy(config, env);
-  const optimizer = createOptimizer(config.optimizer, config.lr);
-  const updater: Updater =
-    config.method === 'ftw'
-      ? new FtwUpdater(config, policy, optimizer, configSelector(config, streams.selection))
-      : new BaselineUpdater(config, policy, optimizer);
-  const collector = new EpisodeCollector(env, policy, config.rollouts);
-  const A = env.numActions;
-  const distribution = new ActionDistribution(A);
-  const meter = new PolicyShiftMeter(policy, stepsBlocksOnly(policy, optimizer));
-
   const metrics: IterationMetrics[] = [];
-  let samples = 0;
-  let episodes = 0;
-  let regret: number | null = null;
-  let returnTotal = 0;
-  let version = 0;
   let samplesTo90: number | null = null;
-  let score = 0;
-  for (let iteration = 1; iteration <= config.iterations; iteration++) {
-    const batch = collector.collect(version, streams.policy);
-    samples += batch.steps;
-    episodes += config.rollouts;
-    returnTotal += batch.returnSum;
-    if (batch.regret !== null) regret = (regret ?? 0) + batch.regret;
-    meter.beforeUpdate(env.observationCount);
-    const stats = updater.update(collector.episodes, version);
-    if (stats !== null) version++;
-    const shift = stats === null ? NO_SHIFT : meter.measure(stats.moved, env.observationCount);
-    // The rows the update moved (none without an update), so that the environment may keep the rest.
-    const evaluation = env.evaluate(policy, movedBy(stats));
-    score = evaluation.score;
-    if (samplesTo90 === null && score >= TARGET_PROBABILITY) samplesTo90 = samples;
-    metrics.push({
-      seed,
-      iteration,
-      samples,
-      reward: batch.returnSum / config.rollouts,
-      optimalProbability: score,
-      evaluation: evaluation.details,
-      regret,
-      klMean: shift.klMean,
-      klMax: shift.klMax,
-      tvMax: shift.tvMax,
-      updated: stats !== null,
-      eliteMean: stats?.eliteMean ?? null,
-      eliteSpread: stats?.eliteSpread ?? null,
-      selected: stats?.selected ?? null,
-      poolStaleness: stats?.poolStaleness ?? null,
-      selectionStaleness: stats?.selectionStaleness ?? null,
-    });
-    onIteration?.();
-    if (config.maxSamples !== undefined && samples >= config.maxSamples) break;
-  }
+  const result = train({
+    env,
+    policy,
+    method: config.method,
+    iterations: config.iterations,
+    rollouts: config.rollouts,
+    optimizer: config.optimizer,
+    lr: config.lr,
+    random: streams.policy,
+    selectionRandom: streams.selection,
+    ftw: config,
+    baseline: config,
+    ...(config.maxSamples === undefined ? {} : { maxSamples: config.maxSamples }),
+    keepMetrics: false,
+    onIteration: (m) => {
+      const score = m.score!;
+      if (samplesTo90 === null && score >= TARGET_PROBABILITY) samplesTo90 = m.samples;
+      metrics.push(seedMetrics(seed, m));
+      onIteration?.();
+    },
+  });
   const reported = env.observationCount <= MAX_REPORTED_OBSERVATIONS;
+  const distribution = new ActionDistribution(env.numActions);
+  const last = metrics[metrics.length - 1]!;
   return {
     seed,
     metrics,
-    finalOptimalProbability: score,
-    meanReward: returnTotal / episodes,
-    cumulativeRegret: regret,
+    finalOptimalProbability: last.optimalProbability,
+    meanReward: result.meanReward,
+    cumulativeRegret: last.regret,
     samplesTo90,
-    environmentSteps: samples,
-    episodes,
-    updates: version,
+    environmentSteps: result.samples,
+    episodes: result.episodes,
+    updates: result.updates,
     policyBytes: policy.memoryBytes,
     policy: reported
       ? Array.from({ length: env.observationCount }, (_, o) =>
@@ -188,5 +151,27 @@ export function trainSeed(
         )
       : null,
     finalPolicy: savedPolicy(seed, policy, env),
+  };
+}
+
+/** The trainer's metrics of an iteration as a line of `metrics.ndjson`. */
+function seedMetrics(seed: number, m: TrainerMetrics): IterationMetrics {
+  return {
+    seed,
+    iteration: m.iteration,
+    samples: m.samples,
+    reward: m.reward,
+    optimalProbability: m.score!,
+    evaluation: m.evaluation,
+    regret: m.regret,
+    klMean: m.klMean,
+    klMax: m.klMax,
+    tvMax: m.tvMax,
+    updated: m.updated,
+    eliteMean: m.eliteMean,
+    eliteSpread: m.eliteSpread,
+    selected: m.selected,
+    poolStaleness: m.poolStaleness,
+    selectionStaleness: m.selectionStaleness,
   };
 }

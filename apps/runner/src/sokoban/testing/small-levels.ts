@@ -1,4 +1,4 @@
-import type { SokobanEnvironmentConfig } from '../sokoban-environment-config.js';
+import type { SokobanEnvironmentConfig } from '../../config/sokoban-environment-config.js';
 
 /** A small Sokoban level set for tests: 5 × 5, one box, 4 training and 3 held-out levels, 20 steps. */
 export const SMALL_LEVELS: SokobanEnvironmentConfig = {

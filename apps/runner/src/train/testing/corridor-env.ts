@@ -1,6 +1,5 @@
-import { ActionDistribution } from '../action-distribution.js';
+import { ActionDistribution, type Policy } from '@ftw/trainer';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from '../episode-env.js';
-import type { Policy } from '../policy.js';
 
 /** Options of {@link CorridorEnv}. */
 export interface CorridorOptions {

@@ -1,0 +1,38 @@
+import { SokobanError } from '@ftw/sokoban';
+import { UsageError } from '../cli/usage-error.js';
+import { describeOption, type RawOption } from '../config/option-spec.js';
+import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
+import { TRAIN_OPTIONS } from '../config/train-config.js';
+import { levelSet } from './level-set.js';
+
+/**
+ * Generates the level set of a Sokoban run before the run starts, so that a size, box count and move range
+ * that no generated level meets is a usage error (exit 2) naming the flags and their values, not a failure
+ * of the run deep in `@ftw/sokoban` naming its internal options. The set is kept for the run's seeds
+ * (`levelSet` caches it in this process), so the check costs nothing on a single thread.
+ *
+ * @param environment - the resolved Sokoban environment
+ * @param raw - the raw train options it was resolved from (`collectOptions(TRAIN_OPTIONS, …)`)
+ * @throws {@link UsageError} when no level can be generated
+ * @example
+ * ```ts
+ * checkSokobanLevels(config.environment, raw); // ftw train --env sokoban --size 3 --boxes 4:
+ * // UsageError: --size 3, --boxes 4 and --max-moves 8 (default): no 3×3 level with 4 boxes …
+ * ```
+ */
+export function checkSokobanLevels(
+  environment: SokobanEnvironmentConfig,
+  raw: Readonly<Record<string, RawOption>>,
+): void {
+  try {
+    levelSet(environment);
+  } catch (error) {
+    if (!(error instanceof SokobanError && error.code === 'GENERATION_FAILED')) throw error;
+    const { size, boxes, maxMoves } = environment;
+    const name = (key: string): string =>
+      describeOption(raw[key]!, TRAIN_OPTIONS.find((spec) => spec.key === key)!);
+    throw new UsageError(
+      `${name('size')}, ${name('boxes')} and ${name('maxMoves')}: no ${size}×${size} level with ${boxes} box${boxes === 1 ? '' : 'es'} and an optimal solution of at most ${maxMoves} moves could be generated; give a larger --size, fewer --boxes or a larger --max-moves`,
+    );
+  }
+}
