@@ -1,0 +1,136 @@
+import { ftwLoss } from '@ftw/objective';
+import { describe, expect, it } from 'vitest';
+import { convReference, mlpReference } from '../test/reference.js';
+import { useBackend } from './backend.js';
+import { ConvPolicy } from './conv-policy.js';
+import { MlpPolicy } from './mlp-policy.js';
+import type { NetworkPolicy } from './network-policy.js';
+
+/** A Lehmer generator, uniform on [0, 1): the tests' seeded randomness. */
+function lehmer(seed: number): () => number {
+  let s = seed;
+  return () => ((s = (s * 48271) % 2147483647) - 1) / 2147483646;
+}
+
+const backend = await useBackend((process.env.FTW_TFJS_BACKEND as 'wasm' | 'cpu' | undefined) ?? 'wasm');
+
+interface Case {
+  name: string;
+  policy: NetworkPolicy;
+  reference: (theta: Float64Array, x: Float64Array, rows: number) => Float64Array;
+}
+
+function cases(activation: 'relu' | 'tanh'): Case[] {
+  const mlp = new MlpPolicy({
+    inputSize: 3,
+    numActions: 3,
+    hiddenSizes: [5, 4],
+    activation,
+    random: lehmer(1),
+  });
+  const conv = new ConvPolicy({
+    height: 3,
+    width: 4,
+    numActions: 4,
+    filters: [3, 2],
+    hiddenSizes: [4],
+    activation,
+    random: lehmer(2),
+  });
+  return [
+    {
+      name: `mlp ${activation}`,
+      policy: mlp,
+      reference: (t, x, r) => mlpReference(mlp.architecture, t, x, r),
+    },
+    {
+      name: `conv ${activation}`,
+      policy: conv,
+      reference: (t, x, r) => convReference(conv.architecture, t, x, r),
+    },
+  ];
+}
+
+describe(`NetworkPolicy on ${backend}`, () => {
+  const rows = 6;
+  for (const activation of ['tanh', 'relu'] as const) {
+    for (const { name, policy, reference } of cases(activation)) {
+      const random = lehmer(name.length * 7 + 3);
+      const d = policy.observationSize;
+      const A = policy.numActions;
+      // θ of order 1 (not the small initial output layer), so every block carries a sizeable gradient.
+      for (let i = 0; i < policy.parameters.length; i++) policy.parameters[i] = 2 * random() - 1;
+      const x = Float64Array.from({ length: rows * d }, () => (random() < 0.4 ? 1 : random() - 0.5));
+      const selected = Int32Array.from({ length: rows }, (_, r) => (r * 5 + 1) % A);
+      const weights = Float64Array.from({ length: rows }, (_, r) => 1 + (r % 3));
+      const lossAt = (z: Float64Array) =>
+        ftwLoss({ logits: z, rows, actions: A, selected, weights, beta: 0.3, kl: 'reverse' });
+
+      it(`${name}: the forward pass equals the float64 reference within float32 rounding`, () => {
+        const z = policy.logits(x, rows, new Float64Array(rows * A));
+        const ref = reference(policy.parameters, x, rows);
+        for (let i = 0; i < z.length; i++)
+          expect(Math.abs(z[i]! - ref[i]!)).toBeLessThan(1e-4 * (1 + Math.abs(ref[i]!)));
+      });
+
+      it(`${name}: the gradient of the FTW loss equals central differences of a float64 reference`, () => {
+        const z = policy.logits(x, rows, new Float64Array(rows * A));
+        const logitGrad = lossAt(z).grad;
+        const grad = new Float64Array(policy.parameters.length);
+        policy.backward(x, rows, logitGrad, grad);
+        // Reference: L(θ) through the float64 network, central differences with h = 1e-5 (truncation
+        // error O(h²) ≈ 1e-10, rounding ≈ 1e-16 / h ≈ 1e-11).
+        const theta = Float64Array.from(policy.parameters);
+        const h = 1e-5;
+        const expected = new Float64Array(theta.length);
+        for (let i = 0; i < theta.length; i++) {
+          const t0 = theta[i]!;
+          theta[i] = t0 + h;
+          const up = lossAt(reference(theta, x, rows)).loss;
+          theta[i] = t0 - h;
+          const down = lossAt(reference(theta, x, rows)).loss;
+          theta[i] = t0;
+          expected[i] = (up - down) / (2 * h);
+        }
+        // Tolerance from float32: unit roundoff u = 2^-24 ≈ 6e-8; each dot product of n ≤ 54 terms errs by
+        // at most n·u·Σ|terms| ≈ 3e-6 relative, compounded over at most four layers forward and back; the
+        // check allows 1e-4 of the largest gradient, ten times that, while a wrong rule (a flipped sign,
+        // a missing bias or layer term) errs by the size of the gradient itself.
+        const scale = Math.max(...expected.map(Math.abs));
+        expect(scale).toBeGreaterThan(1e-2);
+        for (let i = 0; i < theta.length; i++) {
+          expect(Math.abs(grad[i]! - expected[i]!), `∂L/∂θ[${i}]`).toBeLessThan(1e-4 * scale);
+        }
+      });
+
+      it(`${name}: backward adds to the gradient it is given`, () => {
+        const g = Float64Array.from({ length: rows * A }, () => random() - 0.5);
+        const once = new Float64Array(policy.parameters.length);
+        policy.backward(x, rows, g, once);
+        const twice = Float64Array.from(once);
+        policy.backward(x, rows, g, twice);
+        for (let i = 0; i < once.length; i++) expect(twice[i]).toBeCloseTo(2 * once[i]!, 12);
+      });
+
+      it(`${name}: a batch's logits equal one-at-a-time logits`, () => {
+        const batch = policy.logits(x, rows, new Float64Array(rows * A));
+        for (let r = 0; r < rows; r++) {
+          const one = policy.logits(x.subarray(r * d, (r + 1) * d), 1, new Float64Array(A));
+          for (let a = 0; a < A; a++) expect(one[a]).toBe(batch[r * A + a]);
+        }
+      });
+
+      it(`${name}: logits at a snapshot of θ equal logits after loading that θ`, () => {
+        const snapshot = Float64Array.from(policy.parameters, (v) => v * 0.5);
+        const atSnapshot = policy.logits(x, rows, new Float64Array(rows * A), snapshot);
+        const saved = Float64Array.from(policy.parameters);
+        policy.parameters.set(snapshot);
+        const after = policy.logits(x, rows, new Float64Array(rows * A));
+        policy.parameters.set(saved);
+        expect(after).toEqual(atSnapshot);
+        const before = policy.logits(x, rows, new Float64Array(rows * A));
+        expect(before).not.toEqual(atSnapshot);
+      });
+    }
+  }
+});
