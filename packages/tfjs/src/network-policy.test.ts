@@ -1,16 +1,11 @@
 import { ftwLoss } from '@ftw/objective';
 import { describe, expect, it } from 'vitest';
+import { lehmer } from '../test/lehmer.js';
 import { convReference, mlpReference } from '../test/reference.js';
 import { useBackend } from './backend.js';
 import { ConvPolicy } from './conv-policy.js';
 import { MlpPolicy } from './mlp-policy.js';
 import type { NetworkPolicy } from './network-policy.js';
-
-/** A Lehmer generator, uniform on [0, 1): the tests' seeded randomness. */
-function lehmer(seed: number): () => number {
-  let s = seed;
-  return () => ((s = (s * 48271) % 2147483647) - 1) / 2147483646;
-}
 
 const backend = await useBackend((process.env.FTW_TFJS_BACKEND as 'wasm' | 'cpu' | undefined) ?? 'wasm');
 
