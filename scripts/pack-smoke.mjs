@@ -21,15 +21,23 @@ try {
   const app = join(work, 'app');
   run('mkdir', ['-p', app], work);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'smoke', private: true, type: 'module' }));
-  // Workspace dependencies (`workspace:` ranges, e.g. @ftw/selection for @ftw/agent-data) are not on the
-  // registry yet: pack them too and install their tarballs alongside, as npm would fetch them once published.
+  // Workspace dependencies (`workspace:` ranges, e.g. @ftw/selection for @ftw/agent-data, and theirs in
+  // turn: @ftw/tfjs → @ftw/trainer → @ftw/objective) are not on the registry yet: pack them too and install
+  // their tarballs alongside, as npm would fetch them once published.
   const deps = join(work, 'deps');
   run('mkdir', ['-p', deps], work);
-  const { dependencies = {} } = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
-  for (const [dep, range] of Object.entries(dependencies)) {
-    if (String(range).startsWith('workspace:'))
-      run('pnpm', ['pack', '--pack-destination', deps], join(pkgDir, '..', dep.split('/')[1]));
-  }
+  const packed = new Set();
+  const packWorkspaceDeps = (dir) => {
+    const { dependencies = {} } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    for (const [dep, range] of Object.entries(dependencies)) {
+      if (!String(range).startsWith('workspace:') || packed.has(dep)) continue;
+      packed.add(dep);
+      const depDir = join(pkgDir, '..', dep.split('/')[1]);
+      run('pnpm', ['pack', '--pack-destination', deps], depDir);
+      packWorkspaceDeps(depDir);
+    }
+  };
+  packWorkspaceDeps(pkgDir);
   const depTarballs = readdirSync(deps).map((f) => join(deps, f));
   run(
     'npm',

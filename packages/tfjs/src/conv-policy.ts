@@ -1,8 +1,5 @@
-import * as tf from '@tensorflow/tfjs';
 import { type Activation, type ConvArchitecture, checkConv } from './architecture.js';
-import { initialWeights } from './initial-weights.js';
-import { activate } from './mlp-policy.js';
-import { NetworkPolicy, type ParameterShape } from './network-policy.js';
+import { NetworkPolicy } from './network-policy.js';
 
 /** The channels of a Sokoban grid, in the order of the observation row. */
 export const SOKOBAN_CHANNELS = ['wall', 'floor', 'target', 'box', 'player'] as const;
@@ -44,45 +41,6 @@ export interface ConvPolicyOptions {
   readonly random: () => number;
 }
 
-/** The weight tensors: each kernel `[k, k, in, out]` and its bias, then each dense W (`[in, out]`) and b. */
-export function convShapes(a: ConvArchitecture): ParameterShape[] {
-  const planes = [a.channels, ...a.filters];
-  const convs = a.filters.flatMap((out, l) => [
-    { name: `kernel${l}`, shape: [a.kernelSize, a.kernelSize, planes[l]!, out] },
-    { name: `biasConv${l}`, shape: [out] },
-  ]);
-  const sizes = [a.height * a.width * a.filters.at(-1)!, ...a.hiddenSizes, a.numActions];
-  const dense = sizes.slice(1).flatMap((out, l) => [
-    { name: `weight${l}`, shape: [sizes[l]!, out] },
-    { name: `bias${l}`, shape: [out] },
-  ]);
-  return [...convs, ...dense];
-}
-
-/**
- * The k × k neighbourhoods of every cell ('same' zero padding) as rows: `[n·H·W, k·k·C]`, the window
- * offset (dy, dx) outer and the channel inner, the order of a `[k, k, C, out]` kernel flattened. A
- * convolution is then one matrix product; it is built from pad, slice and concat because the wasm backend
- * has no kernel for the filter gradient of `conv2d` (Conv2DBackpropFilter), while these three and their
- * gradients run everywhere.
- */
-function patches(x: tf.Tensor4D, k: number): tf.Tensor2D {
-  const [n, height, width, channels] = x.shape;
-  const half = (k - 1) / 2;
-  const padded = tf.pad(x, [
-    [0, 0],
-    [half, half],
-    [half, half],
-    [0, 0],
-  ]);
-  const windows: tf.Tensor4D[] = [];
-  for (let dy = 0; dy < k; dy++) {
-    for (let dx = 0; dx < k; dx++)
-      windows.push(tf.slice(padded, [0, dy, dx, 0], [n, height, width, channels]));
-  }
-  return tf.reshape(tf.concat(windows, 3), [n * height * width, k * k * channels]);
-}
-
 /**
  * A small convolutional policy for a Sokoban grid. An observation row holds `channels × height × width`
  * numbers, channel-major then row-major: cell (y, x) of channel c at `c·H·W + y·W + x`, 1 where the cell
@@ -109,36 +67,12 @@ export class ConvPolicy extends NetworkPolicy {
     if (typeof options.random !== 'function') {
       throw new TypeError(`random must be a function () => number, got ${typeof options.random}`);
     }
-    const shapes = convShapes(architecture);
-    const inputSize = architecture.channels * architecture.height * architecture.width;
-    super(architecture.numActions, inputSize, shapes, initialWeights(shapes, options.random));
+    super(architecture, options.random);
     this.#architecture = architecture;
   }
 
   /** The architecture, as saved. */
-  get architecture(): ConvArchitecture {
+  override get architecture(): ConvArchitecture {
     return this.#architecture;
-  }
-
-  protected forward(x: tf.Tensor2D, weights: readonly tf.Tensor[]): tf.Tensor2D {
-    const { channels, height, width, filters, kernelSize, activation } = this.#architecture;
-    const rows = x.shape[0];
-    // Channel-major rows become NHWC: a cell's channels sit together, one row of the patch matrix.
-    let h: tf.Tensor = tf.transpose(tf.reshape(x, [rows, channels, height, width]), [0, 2, 3, 1]);
-    let planes = channels;
-    for (let l = 0; l < filters.length; l++) {
-      const kernel = tf.reshape(weights[2 * l]!, [kernelSize * kernelSize * planes, filters[l]!]);
-      const conv = tf.matMul(patches(h as tf.Tensor4D, kernelSize), kernel);
-      planes = filters[l]!;
-      h = tf.reshape(activate(tf.add(conv, weights[2 * l + 1]!), activation), [rows, height, width, planes]);
-    }
-    h = tf.reshape(h, [rows, height * width * filters.at(-1)!]);
-    const dense = (weights.length - 2 * filters.length) / 2;
-    for (let l = 0; l < dense; l++) {
-      const w = weights[2 * filters.length + 2 * l] as tf.Tensor2D;
-      h = tf.add(tf.matMul(h as tf.Tensor2D, w), weights[2 * filters.length + 2 * l + 1]!);
-      if (l < dense - 1) h = activate(h, activation);
-    }
-    return h as tf.Tensor2D;
   }
 }

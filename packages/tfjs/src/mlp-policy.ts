@@ -1,7 +1,5 @@
-import * as tf from '@tensorflow/tfjs';
 import { type Activation, checkMlp, type MlpArchitecture } from './architecture.js';
-import { initialWeights } from './initial-weights.js';
-import { NetworkPolicy, type ParameterShape } from './network-policy.js';
+import { NetworkPolicy } from './network-policy.js';
 
 /** Options of {@link MlpPolicy}. */
 export interface MlpPolicyOptions {
@@ -21,20 +19,6 @@ export interface MlpPolicyOptions {
   readonly activation?: Activation;
   /** Uniform on [0, 1), for the initial weights. */
   readonly random: () => number;
-}
-
-/** The weight tensors of an MLP, layer by layer: W_l (`[in, out]`) then b_l. */
-export function mlpShapes(a: MlpArchitecture): ParameterShape[] {
-  const sizes = [a.inputSize, ...a.hiddenSizes, a.numActions];
-  return sizes.slice(1).flatMap((out, l) => [
-    { name: `weight${l}`, shape: [sizes[l]!, out] },
-    { name: `bias${l}`, shape: [out] },
-  ]);
-}
-
-/** Applies an activation by name. */
-export function activate(x: tf.Tensor, activation: Activation): tf.Tensor {
-  return activation === 'relu' ? tf.relu(x) : tf.tanh(x);
 }
 
 /**
@@ -62,23 +46,12 @@ export class MlpPolicy extends NetworkPolicy {
     if (typeof options.random !== 'function') {
       throw new TypeError(`random must be a function () => number, got ${typeof options.random}`);
     }
-    const shapes = mlpShapes(architecture);
-    super(architecture.numActions, architecture.inputSize, shapes, initialWeights(shapes, options.random));
+    super(architecture, options.random);
     this.#architecture = architecture;
   }
 
   /** The architecture, as saved. */
-  get architecture(): MlpArchitecture {
+  override get architecture(): MlpArchitecture {
     return this.#architecture;
-  }
-
-  protected forward(x: tf.Tensor2D, weights: readonly tf.Tensor[]): tf.Tensor2D {
-    let h: tf.Tensor = x;
-    const layers = weights.length / 2;
-    for (let l = 0; l < layers; l++) {
-      h = tf.add(tf.matMul(h as tf.Tensor2D, weights[2 * l] as tf.Tensor2D), weights[2 * l + 1]!);
-      if (l < layers - 1) h = activate(h, this.#architecture.activation);
-    }
-    return h as tf.Tensor2D;
   }
 }

@@ -1,6 +1,9 @@
 import type { ObservationRows, Policy } from '@ftw/trainer';
 import * as tf from '@tensorflow/tfjs';
 import { type Architecture, architectureDifference, readArchitecture } from './architecture.js';
+import { convForward, convShapes } from './conv-network.js';
+import { initialWeights } from './initial-weights.js';
+import { mlpForward, mlpShapes } from './mlp-network.js';
 import { TfjsPolicyError } from './tfjs-policy-error.js';
 
 /** The `format` field of a saved policy. */
@@ -37,7 +40,7 @@ function size(shape: readonly number[]): number {
  * O(P) comparisons per call plus O(P) for each block uploaded, once per optimiser step: small beside the
  * pass itself, O(rows · P).
  */
-export abstract class NetworkPolicy implements Policy {
+export class NetworkPolicy implements Policy {
   /** Number of actions (logits per observation). */
   readonly numActions: number;
   /** Numbers per observation: the network's input size. */
@@ -52,20 +55,26 @@ export abstract class NetworkPolicy implements Policy {
   #input = new Float32Array(0);
   #disposed = false;
 
+  readonly #architecture: Architecture;
+  readonly #forward: (x: tf.Tensor2D, weights: readonly tf.Tensor[]) => tf.Tensor2D;
+
   /**
-   * @param numActions - actions
-   * @param observationSize - input size
-   * @param shapes - the weight tensors; θ is their concatenation
-   * @param initial - θ at the start
+   * @param architecture - a checked architecture
+   * @param random - uniform on [0, 1), for the initial weights
    */
-  protected constructor(
-    numActions: number,
-    observationSize: number,
-    shapes: readonly ParameterShape[],
-    initial: Float64Array,
-  ) {
-    this.numActions = numActions;
-    this.observationSize = observationSize;
+  protected constructor(architecture: Architecture, random: () => number) {
+    const shapes = architecture.kind === 'mlp' ? mlpShapes(architecture) : convShapes(architecture);
+    this.#architecture = architecture;
+    this.#forward =
+      architecture.kind === 'mlp'
+        ? (x, weights) => mlpForward(architecture, x, weights)
+        : (x, weights) => convForward(architecture, x, weights);
+    this.numActions = architecture.numActions;
+    this.observationSize =
+      architecture.kind === 'mlp'
+        ? architecture.inputSize
+        : architecture.channels * architecture.height * architecture.width;
+    const initial = initialWeights(shapes, random);
     this.parameterShapes = shapes;
     this.#offsets = [0];
     for (const { shape } of shapes) this.#offsets.push(this.#offsets.at(-1)! + size(shape));
@@ -75,14 +84,9 @@ export abstract class NetworkPolicy implements Policy {
   }
 
   /** The architecture, as saved. */
-  abstract get architecture(): Architecture;
-
-  /**
-   * The network: logits of a batch from float32 inputs and the weight tensors (one per parameter shape).
-   * @param x - `rows × observationSize`
-   * @param weights - the weight tensors
-   */
-  protected abstract forward(x: tf.Tensor2D, weights: readonly tf.Tensor[]): tf.Tensor2D;
+  get architecture(): Architecture {
+    return this.#architecture;
+  }
 
   /** Bytes of θ, of its uploaded copy, and of the float32 weight tensors. */
   get memoryBytes(): number {
@@ -113,7 +117,7 @@ export abstract class NetworkPolicy implements Policy {
         parameters === undefined
           ? this.#weights
           : this.parameterShapes.map(({ shape }, k) => this.#block(parameters, k, shape));
-      return this.forward(this.#batch(observations, rows), weights);
+      return this.#forward(this.#batch(observations, rows), weights);
     });
     const values = z.dataSync();
     z.dispose();
@@ -144,7 +148,7 @@ export abstract class NetworkPolicy implements Policy {
         rows,
         this.numActions,
       ]);
-      return tf.grads((...weights: tf.Tensor[]) => this.forward(x, weights))(this.#weights, g);
+      return tf.grads((...weights: tf.Tensor[]) => this.#forward(x, weights))(this.#weights, g);
     });
     for (let k = 0; k < grads.length; k++) {
       const values = grads[k]!.dataSync();
