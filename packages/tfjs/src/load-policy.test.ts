@@ -121,7 +121,12 @@ describe('bad input', () => {
     const kind = unchangedAfter(() => mlp.load(conv.toJSON()));
     expect(kind.code).toBe('ARCHITECTURE_MISMATCH');
     expect(kind.field).toBe('architecture.kind');
-    const act = { ...mlp.toJSON(), architecture: { ...mlp.architecture, activation: 'tanh' } };
+    // Same weight count, other weights: a load that wrote θ before checking would show.
+    const act = {
+      ...mlp.toJSON(),
+      architecture: { ...mlp.architecture, activation: 'tanh' },
+      parameters: mlp.toJSON().parameters.map(() => 0.125),
+    };
     expect(unchangedAfter(() => mlp.load(act)).message).toContain(
       "architecture.activation is 'tanh' in the record, 'relu'",
     );

@@ -115,6 +115,25 @@ describe(`NetworkPolicy on ${backend}`, () => {
         }
       });
 
+      it(`${name}: logits follow θ changed in place, one weight at a time`, () => {
+        const before = policy.logits(x, rows, new Float64Array(rows * A));
+        // The output layer's last bias adds to the last action's logit in every row, and nothing else.
+        const last = policy.parameters.length - 1;
+        policy.parameters[last] = policy.parameters[last]! + 0.5;
+        const after = policy.logits(x, rows, new Float64Array(rows * A));
+        policy.parameters[last] = policy.parameters[last]! - 0.5;
+        for (let i = 0; i < after.length; i++) {
+          expect(after[i]! - before[i]!).toBeCloseTo(i % A === A - 1 ? 0.5 : 0, 5);
+        }
+        // A weight in the middle of the first block moves the logits too.
+        const middle = Math.floor(policy.parameterShapes[0]!.shape.reduce((a, b) => a * b, 1) / 2);
+        policy.parameters[middle] = policy.parameters[middle]! + 1;
+        const moved = policy.logits(x, rows, new Float64Array(rows * A));
+        policy.parameters[middle] = policy.parameters[middle]! - 1;
+        expect(moved).not.toEqual(before);
+        expect(policy.logits(x, rows, new Float64Array(rows * A))).toEqual(before);
+      });
+
       it(`${name}: logits at a snapshot of θ equal logits after loading that θ`, () => {
         const snapshot = Float64Array.from(policy.parameters, (v) => v * 0.5);
         const atSnapshot = policy.logits(x, rows, new Float64Array(rows * A), snapshot);
