@@ -39,6 +39,14 @@ function size(shape: readonly number[]): number {
  * block by block; a block that changed is uploaded again (float64 → float32, one new tensor). The cost is
  * O(P) comparisons per call plus O(P) for each block uploaded, once per optimiser step: small beside the
  * pass itself, O(rows · P).
+ *
+ * @example
+ * ```ts
+ * const policy: NetworkPolicy = await loadPolicy(line); // an MlpPolicy or a ConvPolicy
+ * const z = policy.logits(observations, rows, new Float64Array(rows * policy.numActions));
+ * const grad = new Float64Array(policy.parameters.length);
+ * policy.backward(observations, rows, logitGrad, grad); // grad += Σ_r (∂z_r/∂θ)ᵀ g_r
+ * ```
  */
 export class NetworkPolicy implements Policy {
   /** Number of actions (logits per observation). */
