@@ -11,7 +11,7 @@ export default defineConfig([
     entry: { cli: 'src/cli.ts', training: 'src/training.ts' },
     format: ['esm'],
     dts: false,
-    // Chunks for the modules imported on demand (each command of src/cli/main.ts, the asynchronous runs),
+    // Chunks for the modules imported on demand (each command of src/main.ts, the asynchronous runs),
     // so that their third-party imports (Redis, Zod, …) load only when the command runs: without
     // splitting, esbuild hoists them to the top of the one bundle.
     splitting: true,

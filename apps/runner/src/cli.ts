@@ -1,5 +1,5 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { main } from './cli/main.js';
+import { main } from './main.js';
 
 /** `SEED_WORKER` of commands/train-seeds.ts, spelled here so that a command's start loads none of the training. */
 const SEED_WORKER: typeof import('./commands/train-seeds.js').SEED_WORKER = 'ftwSeedWorker';

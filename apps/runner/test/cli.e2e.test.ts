@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rankOccupancy } from '@ftw/selection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProgram } from '../src/cli/main.js';
+import { createProgram } from '../src/main.js';
 import { chiSquareInterval } from '../src/stats/chi-square.js';
 import { type BuiltCli, buildCli, RUNNER } from './build-cli.js';
 

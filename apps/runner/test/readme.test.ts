@@ -15,11 +15,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generatedBlocks } from '../scripts/generated-blocks.mjs';
 import { ASYNC_OPTIONS, resolveAsyncOptions } from '../src/async/async-options.js';
 import { readJobs } from '../src/cli/jobs-option.js';
-import { createProgram } from '../src/cli/main.js';
 import { readOutputOptions } from '../src/cli/output-options.js';
 import { collectOptions } from '../src/config/option-spec.js';
 import { readConfigFile } from '../src/config/read-config-file.js';
 import { resolveTrainConfig, TRAIN_OPTIONS } from '../src/config/train-config.js';
+import { createProgram } from '../src/main.js';
 
 const runner = new URL('..', import.meta.url).pathname;
 const docs = join(runner, 'docs');

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/cli/main.js';
+import { main } from '../src/main.js';
 
 // `ftw view` on folders it cannot show: exit code 2, a message naming the folder and what is wrong, and no
 // page written. Run in-process through the CLI's entry point (no page is built, so no build is needed).

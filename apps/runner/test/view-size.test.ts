@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/cli/main.js';
+import { main } from '../src/main.js';
 
 // `ftw view` prints the size of the page it wrote: the file's bytes on disk, in MB (10^6 bytes). Run
 // in-process through the CLI's entry point; the page script comes from the runner's build (dist/).

@@ -1,11 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import type { ActorTask } from './redis-actor.js';
-import type { ActorLauncher } from './redis-training.js';
-
-/** What a crew sends an actor process that already runs: the task of the next seed. */
-export interface CrewMessage {
-  readonly task: ActorTask;
-}
+import type { ActorLauncher, ActorTask, CrewMessage } from './actor-protocol.js';
 
 /**
  * The actor processes of a run over Redis, started once and handed each seed's task in turn, so that a

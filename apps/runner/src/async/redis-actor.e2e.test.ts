@@ -9,10 +9,10 @@ import type { TrainConfig } from '../config/train-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
 import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
+import { POOL_NOTES } from './actor-protocol.js';
 import type { AsyncOptions } from './async-options.js';
 import { encodeKeyedPolicy } from './keyed-policy.js';
 import { PolicyPublisher } from './policy-publisher.js';
-import { POOL_NOTES } from './redis-actor.js';
 import { sourceLauncher } from './testing/source-launcher.js';
 
 let server: RedisServer | undefined;

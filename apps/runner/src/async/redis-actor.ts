@@ -8,49 +8,13 @@ import {
 } from '@ftw/redis-pool';
 import type { TrajectoryInput } from '@ftw/replay-pool';
 import { ActionDistribution } from '@ftw/trainer';
-import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { createPolicy } from '../train/create-policy.js';
-import type { ActorCrew, CrewMessage } from './actor-crew.js';
-import type { AsyncOptions } from './async-options.js';
+import type { ActorCrew } from './actor-crew.js';
+import { type ActorTask, type CrewMessage, POOL_NOTES, type PoolTask } from './actor-protocol.js';
 import { KeyedPolicyReader } from './keyed-policy.js';
 import { actorEnvironmentSeed, asyncEnvironment } from './train-async-seed.js';
-
-/** What the learner hands an actor process (as JSON in the `FTW_ASYNC_ACTOR` environment variable). */
-export interface ActorTask {
-  readonly url: string;
-  readonly pool: string;
-  readonly config: TrainConfig;
-  readonly options: AsyncOptions;
-  readonly seed: number;
-  readonly actor: number;
-  /** Prefix of the actor's episode ids (default: its index); unique among the pool's actors. */
-  readonly idPrefix?: string;
-}
-
-/** The learner's notes in each pool of a run, for actors that join it from elsewhere (`ftw actor`). */
-export const POOL_NOTES = {
-  /** JSON of {@link PoolTask}: what an actor of the pool runs. */
-  task: 'task',
-  /**
-   * `running`, then `done` once the learner has finished the pool's seed, `failed` when its run failed, or
-   * `interrupted` when its process was stopped by SIGINT or SIGTERM.
-   */
-  state: 'state',
-  /** The pool of the run's next seed, or '' after the last. Written before `state` becomes `done`. */
-  next: 'next',
-} as const;
-
-/** What the learner of a pool tells actors that join it: the configuration, options and seed. */
-export interface PoolTask {
-  readonly config: TrainConfig;
-  readonly options: AsyncOptions;
-  readonly seed: number;
-}
-
-/** Environment variable that turns a `ftw train` process into one actor of an asynchronous run. */
-export const ACTOR_VARIABLE = 'FTW_ASYNC_ACTOR';
 
 /**
  * Makes an actor process that its learner started end with the learner: when the IPC channel the learner

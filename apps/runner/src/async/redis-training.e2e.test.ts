@@ -11,10 +11,10 @@ import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
 import { restorePolicy, type SavedPolicy } from '../train/saved-policy.js';
 import { ActorCrew } from './actor-crew.js';
+import type { ActorLauncher } from './actor-protocol.js';
+import { POOL_NOTES } from './actor-protocol.js';
 import type { AsyncOptions } from './async-options.js';
-import { POOL_NOTES } from './redis-actor.js';
 import {
-  type ActorLauncher,
   ActorsLostError,
   learnerTrajectory,
   type RedisSeedResult,

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   PoolMirror,
   RedisPool,
@@ -23,11 +23,11 @@ import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { createPolicy } from '../train/create-policy.js';
 import { savedPolicy } from '../train/saved-policy.js';
 import { ActorCrew } from './actor-crew.js';
+import { ACTOR_VARIABLE, type ActorLauncher, POOL_NOTES, type PoolTask } from './actor-protocol.js';
 import { type AsyncOptions, DEFAULT_WAIT_SECONDS } from './async-options.js';
 import { BehaviourCheck, type BehaviourCheckResult } from './behaviour-check.js';
 import type { PositionNames } from './keyed-policy.js';
 import { PolicyPublisher, type PublishedBytes } from './policy-publisher.js';
-import { ACTOR_VARIABLE, type ActorTask, POOL_NOTES, type PoolTask } from './redis-actor.js';
 import type { AsyncIterationMetrics, AsyncLearner, AsyncSeedResult } from './train-async-seed.js';
 import { asyncEnvironment, asyncIterationMetrics, asyncLearner } from './train-async-seed.js';
 
@@ -89,9 +89,6 @@ export class ActorsLostError extends Error {
   readonly code = 'ACTORS_LOST';
   override readonly name = 'ActorsLostError';
 }
-
-/** How actor processes are started: the runner's own CLI again, with {@link ACTOR_VARIABLE} set. */
-export type ActorLauncher = (task: ActorTask) => ChildProcess;
 
 /**
  * Starts an actor as `node <this CLI> train` with the task in the environment, and an IPC channel that

@@ -1,12 +1,7 @@
 import { ActorCrew } from '../async/actor-crew.js';
+import type { ActorLauncher } from '../async/actor-protocol.js';
 import type { AsyncOptions } from '../async/async-options.js';
-import {
-  type ActorLauncher,
-  cliLauncher,
-  type RedisSeedResult,
-  redisForRun,
-  trainRedisSeed,
-} from '../async/redis-training.js';
+import { cliLauncher, type RedisSeedResult, redisForRun, trainRedisSeed } from '../async/redis-training.js';
 import { trainAsyncSeed } from '../async/train-async-seed.js';
 import type { Progress } from '../cli/progress.js';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 // @ts-expect-error -- the package's example is plain JavaScript, run as is by node.
 import { scriptedLog } from '../../../../packages/agent-data/examples/scripted-agent.mjs';
-import { main } from '../cli/main.js';
+import { main } from '../main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ftw-dataset-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

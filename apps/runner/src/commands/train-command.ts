@@ -19,7 +19,7 @@ import { runTraining, seedTable, trainingArtifacts } from './training-run.js';
  * `../async/redis-actor.js`, whose type pins the same literal). Written out here so that a plain run does
  * not load the actor's module, and with it the Redis client.
  */
-const ACTOR_VARIABLE: typeof import('../async/redis-actor.js').ACTOR_VARIABLE = 'FTW_ASYNC_ACTOR';
+const ACTOR_VARIABLE: typeof import('../async/actor-protocol.js').ACTOR_VARIABLE = 'FTW_ASYNC_ACTOR';
 
 /**
  * `ftw train`: any configuration, from flags or a JSON file (`--config`; flags override it), one run per

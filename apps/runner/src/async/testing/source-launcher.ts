@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ACTOR_VARIABLE } from '../redis-actor.js';
-import type { ActorLauncher } from '../redis-training.js';
+import { ACTOR_VARIABLE, type ActorLauncher } from '../actor-protocol.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 

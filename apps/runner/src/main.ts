@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
-import { describeFailure } from './describe-failure.js';
-import { withHelp } from './help-text.js';
-import { UsageError } from './usage-error.js';
+import { describeFailure } from './cli/describe-failure.js';
+import { withHelp } from './cli/help-text.js';
+import { UsageError } from './cli/usage-error.js';
 
 /** Exit codes of the `ftw` CLI. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -11,14 +11,14 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
  * uses (`ftw train` never loads Redis, Zod or the dataset reader), so start-up does not grow with the CLI.
  */
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
-  reproduce: async () => (await import('../commands/reproduce-command.js')).reproduceCommand(),
-  train: async () => (await import('../commands/train-command.js')).trainCommand(),
-  occupancy: async () => (await import('../commands/occupancy-command.js')).occupancyCommand(),
-  compare: async () => (await import('../commands/compare-command.js')).compareCommand(),
-  evaluate: async () => (await import('../commands/evaluate-command.js')).evaluateCommand(),
-  view: async () => (await import('../commands/view-command.js')).viewCommand(),
-  dataset: async () => (await import('../commands/dataset-command.js')).datasetCommand(),
-  actor: async () => (await import('../commands/actor-command.js')).actorCommand(),
+  reproduce: async () => (await import('./commands/reproduce-command.js')).reproduceCommand(),
+  train: async () => (await import('./commands/train-command.js')).trainCommand(),
+  occupancy: async () => (await import('./commands/occupancy-command.js')).occupancyCommand(),
+  compare: async () => (await import('./commands/compare-command.js')).compareCommand(),
+  evaluate: async () => (await import('./commands/evaluate-command.js')).evaluateCommand(),
+  view: async () => (await import('./commands/view-command.js')).viewCommand(),
+  dataset: async () => (await import('./commands/dataset-command.js')).datasetCommand(),
+  actor: async () => (await import('./commands/actor-command.js')).actorCommand(),
 };
 
 /**
