@@ -257,6 +257,37 @@ describe('bad flags and failures', () => {
     [['fly'], /unknown command 'fly'/],
     [[], /Usage: ftw/],
   ];
+  it('warns when --max-steps is below the longest optimal solution of the Sokoban levels, and not at it', () => {
+    const run = (steps: string) =>
+      ftw(
+        'train',
+        '--env',
+        'sokoban',
+        '--max-steps',
+        steps,
+        '--iterations',
+        '2',
+        '--seeds',
+        '0',
+        '--quiet',
+        '--out',
+        tempRoot(),
+      );
+    const short = run('3');
+    expect(short.status).toBe(0);
+    const longest =
+      /ftw train: warning: --max-steps 3 is below the longest optimal solution of the levels \((\d+) moves\)/.exec(
+        short.stderr,
+      );
+    expect(longest).not.toBeNull();
+    // --max-moves 8 (default) bounds every level's optimum: a limit at the longest one warns no more.
+    expect(Number(longest![1])).toBeGreaterThan(3);
+    expect(Number(longest![1])).toBeLessThanOrEqual(8);
+    const enough = run(longest![1]!);
+    expect(enough.status).toBe(0);
+    expect(enough.stderr).not.toMatch(/warning/);
+  });
+
   for (const [args, message] of cases) {
     it(`exits 2 with a message for: ftw ${args.join(' ')}`, () => {
       const out = tempRoot();

@@ -62,7 +62,10 @@ export function trainCommand(): Command {
     const file = path === undefined ? undefined : readConfigFile(path);
     const raw = collectOptions(TRAIN_OPTIONS, command, file);
     const config = resolveTrainConfig(raw);
-    if (config.environment.kind === 'sokoban') checkSokobanLevels(config.environment, raw);
+    if (config.environment.kind === 'sokoban') {
+      const warning = checkSokobanLevels(config.environment, raw);
+      if (warning !== null) process.stderr.write(`ftw train: warning: ${warning}\n`);
+    }
     const output = readOutputOptions(command);
     const jobs = readJobs(command);
     const asynchronous = resolveAsyncOptions(collectOptions(ASYNC_OPTIONS, command), config);

@@ -13,6 +13,8 @@ import { levelSet } from './level-set.js';
  *
  * @param environment - the resolved Sokoban environment
  * @param raw - the raw train options it was resolved from (`collectOptions(TRAIN_OPTIONS, …)`)
+ * @returns a warning naming `--max-steps` when it is below the longest optimal solution of the set (those
+ *   levels can never be solved in an episode), else null
  * @throws {@link UsageError} when no level can be generated
  * @example
  * ```ts
@@ -23,16 +25,19 @@ import { levelSet } from './level-set.js';
 export function checkSokobanLevels(
   environment: SokobanEnvironmentConfig,
   raw: Readonly<Record<string, RawOption>>,
-): void {
+): string | null {
+  const name = (key: string): string =>
+    describeOption(raw[key]!, TRAIN_OPTIONS.find((spec) => spec.key === key)!);
+  let longest: number;
   try {
-    levelSet(environment);
+    longest = levelSet(environment).longestSolution;
   } catch (error) {
     if (!(error instanceof SokobanError && error.code === 'GENERATION_FAILED')) throw error;
     const { size, boxes, maxMoves } = environment;
-    const name = (key: string): string =>
-      describeOption(raw[key]!, TRAIN_OPTIONS.find((spec) => spec.key === key)!);
     throw new UsageError(
       `${name('size')}, ${name('boxes')} and ${name('maxMoves')}: no ${size}×${size} level with ${boxes} box${boxes === 1 ? '' : 'es'} and an optimal solution of at most ${maxMoves} moves could be generated; give a larger --size, fewer --boxes or a larger --max-moves`,
     );
   }
+  if (environment.maxSteps >= longest) return null;
+  return `${name('maxSteps')} is below the longest optimal solution of the levels (${longest} moves): a level that needs more steps can never be solved in an episode; give --max-steps ${longest} or more`;
 }

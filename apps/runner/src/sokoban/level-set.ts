@@ -5,6 +5,8 @@ import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-con
 export interface LevelSet {
   readonly training: readonly Level[];
   readonly heldOut: readonly Level[];
+  /** Moves of the longest optimal solution among them (the generator certifies each level's). */
+  readonly longestSolution: number;
 }
 
 /** The generator's state for one (size, boxes, maxMoves, levelSeed): its stream and what it gave so far. */
@@ -12,6 +14,8 @@ interface LevelStream {
   readonly options: { width: number; height: number; boxes: number; maxMoves: number };
   readonly random: () => number;
   readonly levels: Level[];
+  /** Moves of each level's optimal solution. */
+  readonly moves: number[];
 }
 
 /** Streams kept per process; the least recently used is dropped beyond this many. */
@@ -47,16 +51,22 @@ export function levelSet(config: SokobanEnvironmentConfig): LevelSet {
       options: { width: config.size, height: config.size, boxes: config.boxes, maxMoves: config.maxMoves },
       random: seededUniform(config.levelSeed),
       levels: [],
+      moves: [],
     };
   }
   // Out of the map while it generates: a failure leaves it forgotten. Put back as the most recently used.
   streams.delete(key);
   const count = config.levels + config.heldOut;
-  while (stream.levels.length < count) stream.levels.push(generateLevel(stream.options, stream.random).level);
+  while (stream.levels.length < count) {
+    const generated = generateLevel(stream.options, stream.random);
+    stream.levels.push(generated.level);
+    stream.moves.push(generated.moves);
+  }
   streams.set(key, stream);
   if (streams.size > LEVEL_STREAMS_KEPT) streams.delete(streams.keys().next().value!);
   return {
     training: stream.levels.slice(0, config.levels),
     heldOut: stream.levels.slice(config.levels, count),
+    longestSolution: Math.max(...stream.moves.slice(0, count)),
   };
 }
