@@ -64,9 +64,6 @@ export class ConvPolicy extends NetworkPolicy {
    */
   constructor(options: ConvPolicyOptions) {
     const architecture = checkConv(options as unknown as Record<string, unknown>);
-    if (typeof options.random !== 'function') {
-      throw new TypeError(`random must be a function () => number, got ${typeof options.random}`);
-    }
     super(architecture, options.random);
     this.#architecture = architecture;
   }

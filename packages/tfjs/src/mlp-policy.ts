@@ -43,9 +43,6 @@ export class MlpPolicy extends NetworkPolicy {
    */
   constructor(options: MlpPolicyOptions) {
     const architecture = checkMlp(options as unknown as Record<string, unknown>);
-    if (typeof options.random !== 'function') {
-      throw new TypeError(`random must be a function () => number, got ${typeof options.random}`);
-    }
     super(architecture, options.random);
     this.#architecture = architecture;
   }

@@ -71,6 +71,9 @@ export class NetworkPolicy implements Policy {
    * @param random - uniform on [0, 1), for the initial weights
    */
   protected constructor(architecture: Architecture, random: () => number) {
+    if (typeof random !== 'function') {
+      throw new TypeError(`random must be a function () => number, got ${typeof random}`);
+    }
     const shapes = architecture.kind === 'mlp' ? mlpShapes(architecture) : convShapes(architecture);
     this.#architecture = architecture;
     this.#forward =

@@ -1,8 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
+import { seededStreams } from '@ftw/internal/seeded-streams';
 import { describe, expect, it } from 'vitest';
 import { clippedTerm, finiteDifference, logSoftmaxAt, type StepData } from '../test/definitions.js';
 import { REPRODUCE_OPTIONS as REPRODUCE_CONFIG, type TestOptions as TrainConfig } from '../test/options.js';
-import { seededStreams } from '../test/streams.js';
 import { type BaselineOptions, BaselineUpdater } from './baseline-updater.js';
 import type { Episode } from './episode.js';
 import { createOptimizer } from './optimizer.js';

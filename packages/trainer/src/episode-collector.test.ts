@@ -1,6 +1,6 @@
+import { seededStreams } from '@ftw/internal/seeded-streams';
 import { describe, expect, it } from 'vitest';
 import { ChainEnv } from '../test/chain-env.js';
-import { seededStreams } from '../test/streams.js';
 import type { Environment } from './environment.js';
 import { EpisodeCollector, MAX_EPISODE_STEPS } from './episode-collector.js';
 import { LinearPolicy } from './linear-policy.js';

@@ -1,4 +1,5 @@
 import { fc, test } from '@fast-check/vitest';
+import { seededStreams } from '@ftw/internal/seeded-streams';
 import { describe, expect, it } from 'vitest';
 import {
   finiteDifference,
@@ -7,7 +8,6 @@ import {
   type StepData,
 } from '../test/definitions.js';
 import { REPRODUCE_OPTIONS as REPRODUCE_CONFIG, type TestOptions as TrainConfig } from '../test/options.js';
-import { seededStreams } from '../test/streams.js';
 import type { Episode } from './episode.js';
 import { type EliteChoice, eliteSelector, FtwUpdater } from './ftw-updater.js';
 import { createOptimizer } from './optimizer.js';

@@ -1,7 +1,7 @@
+import { seededStreams } from '@ftw/internal/seeded-streams';
 import { ReplayPool } from '@ftw/replay-pool';
 import { expectedCounts, rankOccupancy } from '@ftw/selection';
 import { describe, expect, it } from 'vitest';
-import { seededStreams } from '../test/streams.js';
 import { MinibatchSampler, type MinibatchSamplerOptions } from './minibatch-sampler.js';
 import { orderByLength, orderTies } from './tie-order.js';
 

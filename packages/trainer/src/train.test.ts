@@ -1,6 +1,6 @@
+import { seededStreams } from '@ftw/internal/seeded-streams';
 import { describe, expect, it } from 'vitest';
 import { ChainEnv } from '../test/chain-env.js';
-import { seededStreams } from '../test/streams.js';
 import { LinearPolicy } from './linear-policy.js';
 import type { Policy } from './policy.js';
 import { TabularPolicy } from './tabular-policy.js';

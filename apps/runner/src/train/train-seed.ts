@@ -6,43 +6,16 @@ import { createPolicy } from './create-policy.js';
 import type { EpisodeEnv } from './episode-env.js';
 import { type SavedPolicy, savedPolicy } from './saved-policy.js';
 
-/** One line of `metrics.ndjson`: the state after one training iteration of one seed. */
-export interface IterationMetrics {
-  readonly seed: number;
-  /** 1-based iteration. */
-  readonly iteration: number;
-  /** Environment steps so far (the sampling budget spent). */
-  readonly samples: number;
-  /** Mean return of this iteration's episodes. */
-  readonly reward: number;
-  /**
-   * The environment's headline score after the update (`EpisodeEnv.evaluate`): for bandits the
-   * probability of the optimal action (mean over observations).
-   */
-  readonly optimalProbability: number;
-  /** Further evaluation figures of the environment, when it reports some (absent from the JSON otherwise). */
-  readonly evaluation: Readonly<Record<string, number>> | undefined;
-  /** Cumulative expected regret of the acting policies, Σ over steps of E[μ* − μ_a]; null without one. */
-  readonly regret: number | null;
-  /** Mean over the known observations of KL(π_before ‖ π_after) for this update (0 when no update). */
-  readonly klMean: number;
-  /** Max over observations of that KL. */
-  readonly klMax: number;
-  /** Max over observations of the total-variation distance moved (TRPO's α). */
-  readonly tvMax: number;
-  /** Whether the policy was updated (false during FTW's warm-up). */
-  readonly updated: boolean;
-  /** Mean return of the selected elites (FTW), weighted by selection count; null otherwise. */
-  readonly eliteMean: number | null;
-  /** Spread (standard deviation) of the selected elites' returns; null otherwise. */
-  readonly eliteSpread: number | null;
-  /** Σ selection counts (J·K without threshold); null otherwise. */
-  readonly selected: number | null;
-  /** Mean age in versions of the trajectories in the pool; null otherwise. */
-  readonly poolStaleness: number | null;
-  /** Mean age of the selected trajectories, repeats included; null otherwise. */
-  readonly selectionStaleness: number | null;
-}
+/**
+ * One line of `metrics.ndjson`: the state after one training iteration of one seed, the trainer's
+ * {@link TrainerMetrics} with the seed, and the environment's headline score as `optimalProbability` (for
+ * bandits the probability of the optimal action, mean over observations). The pool's size and the loss are
+ * not recorded.
+ */
+export type IterationMetrics = { readonly seed: number; readonly optimalProbability: number } & Omit<
+  TrainerMetrics,
+  'score' | 'poolSize' | 'loss'
+>;
 
 /** The outcome of one seed. */
 export interface SeedResult {
