@@ -174,5 +174,11 @@ describe('bad input', () => {
     await expect(
       createMlpPolicy({ inputSize: 2, numActions: 2, random: Math.random, backend: 'gpu' as 'cpu' }),
     ).rejects.toThrow("backend must be 'wasm' or 'cpu', got gpu");
+    for (const create of [
+      () => createMlpPolicy({ inputSize: 2, numActions: 2, random: 7 as unknown as () => number }),
+      () => createConvPolicy({ height: 3, width: 3, numActions: 4, random: 7 as unknown as () => number }),
+    ]) {
+      await expect(create()).rejects.toThrow('random must be a function () => number, got number');
+    }
   });
 });
