@@ -14,6 +14,8 @@
  * - `RANGE_TRIMMED`: an id range asked for replay is no longer (entirely) in the stream.
  * - `WRONG_NODE`: the URL is a node of a Redis Cluster that does not serve the pool's hash slot (a `MOVED`
  *   or `ASK` redirection); the message names the node that does.
+ * - `NOT_REPLICATED`: a push reached the master but fewer replicas than `replicas` confirmed it within
+ *   `replicaTimeoutMs`, so it is not acknowledged (a failover now could lose it; pushing again is safe).
  *
  * @example
  * ```ts
@@ -31,7 +33,8 @@ export type RedisPoolErrorCode =
   | 'NO_POLICY'
   | 'NO_LOADER'
   | 'RANGE_TRIMMED'
-  | 'WRONG_NODE';
+  | 'WRONG_NODE'
+  | 'NOT_REPLICATED';
 
 /**
  * A domain error of `@ftw/redis-pool` with a stable {@link RedisPoolErrorCode}. Argument errors are

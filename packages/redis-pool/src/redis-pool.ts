@@ -50,6 +50,19 @@ export interface RedisPoolOptions extends ConnectionOptions {
    * @defaultValue 100
    */
   readonly batchSize?: number;
+  /**
+   * Replicas that must hold a push before {@link RedisPool.pushMany} acknowledges it: after the push
+   * scripts it sends `WAIT replicas replicaTimeoutMs` and fails with `NOT_REPLICATED` when fewer confirm.
+   * Redis replicates asynchronously, so with 0 a write acknowledged just before its master dies can be
+   * missing on the replica promoted in its place.
+   * @defaultValue 0
+   */
+  readonly replicas?: number;
+  /**
+   * How long `WAIT` waits for {@link RedisPoolOptions.replicas} confirmations.
+   * @defaultValue 1000
+   */
+  readonly replicaTimeoutMs?: number;
 }
 
 /** What {@link RedisPool.pushMany} did with one trajectory. */
@@ -184,6 +197,8 @@ export class RedisPool {
   readonly #keys: PoolKeys;
   readonly #config: Config;
   readonly #batchSize: number;
+  readonly #replicas: number;
+  readonly #replicaTimeoutMs: number;
   #updates: number;
 
   private constructor(
@@ -197,6 +212,8 @@ export class RedisPool {
     this.#keys = keys;
     this.#config = config;
     this.#batchSize = options.batchSize ?? 100;
+    this.#replicas = options.replicas ?? 0;
+    this.#replicaTimeoutMs = options.replicaTimeoutMs ?? 1000;
     this.#updates = updates;
   }
 
@@ -228,6 +245,10 @@ export class RedisPool {
             rateLimit: options.rateLimit === undefined ? undefined : checkRateLimit(options.rateLimit),
           };
     if (options.batchSize !== undefined) positiveInteger(options.batchSize, 'batchSize', 1, 10_000);
+    if (options.replicas !== undefined) positiveInteger(options.replicas, 'replicas', 0, 1000);
+    if (options.replicaTimeoutMs !== undefined) {
+      positiveInteger(options.replicaTimeoutMs, 'replicaTimeoutMs', 1, 2 ** 31 - 1);
+    }
     const timeout = positiveInteger(
       options.reconnectTimeoutMs ?? 10_000,
       'reconnectTimeoutMs',
@@ -297,7 +318,7 @@ export class RedisPool {
    * @param options - ids and rate-limit timeout
    * @returns one result per trajectory, in order
    * @throws TypeError/RangeError for an invalid trajectory or option (nothing is sent);
-   *   RedisPoolError `RATE_LIMITED` (the ones accepted stay), `CONNECTION_LOST`
+   *   RedisPoolError `RATE_LIMITED` (the ones accepted stay), `CONNECTION_LOST`, `NOT_REPLICATED` (with `replicas`: written, not confirmed)
    */
   async pushMany(trajectories: readonly TrajectoryInput[], options: PushOptions = {}): Promise<PushResult[]> {
     if (!Array.isArray(trajectories)) {
@@ -350,7 +371,10 @@ export class RedisPool {
           };
         });
       });
-      if (refused.length === 0) return results as PushResult[];
+      if (refused.length === 0) {
+        await this.#awaitReplicas(trajectories.length);
+        return results as PushResult[];
+      }
       if (Date.now() >= deadline) {
         throw new RedisPoolError(
           'RATE_LIMITED',
@@ -388,6 +412,23 @@ export class RedisPool {
     ];
     for (const index of batch) args.push(ids[index]!, payloads[index]!);
     return this.#connection.run(PUSH_SCRIPT, keys, args) as Promise<Buffer[]>;
+  }
+
+  /**
+   * WAIT on the connection that sent the pushes covers every write it made so far, duplicates included:
+   * a duplicate's first insert may itself not have reached a replica yet.
+   */
+  async #awaitReplicas(count: number): Promise<void> {
+    if (this.#replicas === 0) return;
+    const confirmed = Number(
+      await this.#connection.call(['WAIT', String(this.#replicas), String(this.#replicaTimeoutMs)]),
+    );
+    if (confirmed < this.#replicas) {
+      throw new RedisPoolError(
+        'NOT_REPLICATED',
+        `${confirmed} of the ${this.#replicas} replicas asked for (replicas) confirmed ${count} pushed trajectories within ${this.#replicaTimeoutMs} ms (replicaTimeoutMs); they are not acknowledged, push them again with the same ids`,
+      );
+    }
   }
 
   #limitArgs(): string[] {
