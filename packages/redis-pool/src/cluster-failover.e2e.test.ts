@@ -196,24 +196,28 @@ describe('RedisPool on a Redis Cluster with replicas', () => {
         }
       }
     })();
-    await until(async () => acknowledged.length >= 200, 10_000, 'fewer than 200 pushes');
-    const victim = servers.find((s) => s.port === master)!;
-    await victim.kill();
-    killed.add(victim);
-    const before = acknowledged.length;
-    await until(async () => (await shard(slot)).master !== master, 15_000, 'no replica was promoted');
-    // The promoted master has no replica left, so nothing can be acknowledged (NOT_REPLICATED) until the
-    // old master comes back, which rejoins as its replica (its nodes.conf remembers the cluster).
-    await victim.start();
-    killed.delete(victim);
-    await until(
-      async () => failedOver && acknowledged.length >= before + 200,
-      20_000,
-      'pushes did not carry on after the failover',
-    );
-    stop = true;
-    await actor;
-    await pool.close();
+    try {
+      await until(async () => acknowledged.length >= 200, 10_000, 'fewer than 200 pushes');
+      const victim = servers.find((s) => s.port === master)!;
+      await victim.kill();
+      killed.add(victim);
+      const before = acknowledged.length;
+      await until(async () => (await shard(slot)).master !== master, 15_000, 'no replica was promoted');
+      // The promoted master has no replica left, so nothing can be acknowledged (NOT_REPLICATED) until the
+      // old master comes back, which rejoins as its replica (its nodes.conf remembers the cluster).
+      await victim.start();
+      killed.delete(victim);
+      await until(
+        async () => failedOver && acknowledged.length >= before + 200,
+        20_000,
+        'pushes did not carry on after the failover',
+      );
+    } finally {
+      // Also when a wait above fails: the actor stops and its error, if any, is reported.
+      stop = true;
+      await actor;
+      await pool.close();
+    }
 
     const promoted = (await shard(slot)).master;
     expect(promoted).not.toBe(master);

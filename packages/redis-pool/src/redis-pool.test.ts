@@ -58,6 +58,12 @@ describe('RedisPool.open', () => {
       }),
     ).rejects.toThrow(/rateLimit.tolerance must be a finite number >= max\(1, updatesPerInsert\) = 2/);
     await expect(RedisPool.open(url, { name: 'a', capacity: 2, batchSize: 0 })).rejects.toThrow(/batchSize/);
+    await expect(RedisPool.open(url, { name: 'a', capacity: 2, replicas: -1 })).rejects.toThrow(
+      /replicas must be an integer in \[0, 1000\], got -1/,
+    );
+    await expect(RedisPool.open(url, { name: 'a', capacity: 2, replicaTimeoutMs: 0 })).rejects.toThrow(
+      /replicaTimeoutMs must be an integer/,
+    );
   });
 
   it('fails clearly when no server answers, naming it without its password', async () => {
