@@ -196,12 +196,13 @@ describe('RedisPool on a Redis Cluster with replicas', () => {
         }
       }
     })();
+    let before = 0;
     try {
       await until(async () => acknowledged.length >= 200, 10_000, 'fewer than 200 pushes');
       const victim = servers.find((s) => s.port === master)!;
       await victim.kill();
       killed.add(victim);
-      const before = acknowledged.length;
+      before = acknowledged.length;
       await until(async () => (await shard(slot)).master !== master, 15_000, 'no replica was promoted');
       // The promoted master has no replica left, so nothing can be acknowledged (NOT_REPLICATED) until the
       // old master comes back, which rejoins as its replica (its nodes.conf remembers the cluster).
@@ -230,6 +231,60 @@ describe('RedisPool on a Redis Cluster with replicas', () => {
       expect(acknowledged.filter((n) => counts.get(n) !== 1)).toEqual([]);
       expect([...counts.values()].filter((c) => c > 1)).toEqual([]);
       expect(acknowledged.length).toBeGreaterThanOrEqual(before + 200);
+    } finally {
+      await mirror.close();
+    }
+  });
+
+  it('without replicas, can lose an acknowledged push at failover (what the option prevents)', async () => {
+    const name = uniqueName('cluster-e2e');
+    const slot = Number(await command(servers[0]!.port, ['CLUSTER', 'KEYSLOT', `{${name}}`]));
+    const { master, replicas } = await shard(slot);
+    const replica = replicas[0]!;
+    await until(
+      async () => /slave0:.*state=online/.test(String(await command(master, ['INFO', 'replication']))),
+      20_000,
+      'the replica was not online',
+    );
+    const pool = await RedisPool.open(`redis://127.0.0.1:${master}`, { name, capacity: 8 });
+    const replicaPid = Number(
+      /process_id:(\d+)/.exec(String(await command(replica, ['INFO', 'server'])))![1],
+    );
+    try {
+      await pool.push(trajectory(0), 'before');
+      expect(Number(await command(master, ['WAIT', '1', '1000']))).toBe(1);
+      // The replica is stopped and its link cut, so the next write never leaves the master; stopped, it
+      // cannot reconnect before the master dies.
+      process.kill(replicaPid, 'SIGSTOP');
+      await command(master, ['CLIENT', 'KILL', 'TYPE', 'replica']);
+      expect((await pool.push(trajectory(1), 'acknowledged')).duplicate).toBe(false);
+      // The same situation with replicas: 1 does not acknowledge.
+      const waiting = await RedisPool.open(`redis://127.0.0.1:${master}`, {
+        name,
+        replicas: 1,
+        replicaTimeoutMs: 100,
+      });
+      await expect(waiting.push(trajectory(2), 'refused')).rejects.toMatchObject({ code: 'NOT_REPLICATED' });
+      await waiting.close();
+      const victim = servers.find((s) => s.port === master)!;
+      await victim.kill();
+      killed.add(victim);
+      process.kill(replicaPid, 'SIGCONT');
+      await command(replica, ['CLUSTER', 'FAILOVER', 'TAKEOVER']);
+      await until(
+        async () => (await shard(slot)).master === replica,
+        15_000,
+        'the replica did not take over',
+      );
+    } finally {
+      process.kill(replicaPid, 'SIGCONT');
+      await pool.close().catch(() => undefined);
+    }
+    const mirror = await PoolMirror.open(`redis://127.0.0.1:${replica}`, { name });
+    try {
+      await mirror.sync();
+      // Both later writes are gone: 'acknowledged' was reported as pushed, 'refused' was not.
+      expect(Array.from(mirror.pool.returns())).toEqual([0]);
     } finally {
       await mirror.close();
     }
