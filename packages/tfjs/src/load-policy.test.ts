@@ -1,6 +1,6 @@
 import { train } from '@ftw/trainer';
 import { describe, expect, it } from 'vitest';
-import { ChainEnv } from '../test/chain-env.js';
+import { ChainEnv } from '../../trainer/test/chain-env.js';
 import { lehmer } from '../test/lehmer.js';
 import { createConvPolicy, createMlpPolicy } from './create-policy.js';
 import { loadPolicy } from './load-policy.js';
@@ -87,7 +87,7 @@ describe('bad input', () => {
   });
 
   it('train() refuses a network whose input size differs from the environment observation size', () => {
-    const env = new ChainEnv(5);
+    const env = new ChainEnv({ length: 5, limit: 20, encoding: 'one-hot' });
     const theta = Float64Array.from(mlp.parameters);
     expect(() => train({ env, policy: mlp, iterations: 2, random: lehmer(1) })).toThrow(
       /OBSERVATION_SIZE_MISMATCH.*\b4\b.*\b5\b|OBSERVATION_SIZE_MISMATCH.*\b5\b.*\b4\b/,
