@@ -13,6 +13,7 @@
  * - `INVALID_SOLUTION`: a `Solution:` line of a level file makes an impossible move or leaves a box off
  *   target.
  * - `NOT_RESEEDABLE`: `reset({ seed })` on an environment that draws from an injected `random` function.
+ * - `LEVELS_EXHAUSTED`: {@link levelSplit} asked for more distinct levels than its setting's stream gives.
  */
 export type SokobanErrorCode =
   | 'MALFORMED_LEVEL'
@@ -22,7 +23,8 @@ export type SokobanErrorCode =
   | 'RESET_REQUIRED'
   | 'INVALID_ACTION'
   | 'NOT_RESEEDABLE'
-  | 'INVALID_SOLUTION';
+  | 'INVALID_SOLUTION'
+  | 'LEVELS_EXHAUSTED';
 
 /**
  * A domain error of `@ftw/sokoban`: a level, a text or the environment's state does not allow the call.
