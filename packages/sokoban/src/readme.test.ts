@@ -1,14 +1,21 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Action } from './action.js';
+import { cachedLevelSplit } from './cached-level-split.js';
 import { formatLevel } from './format-level.js';
 import { formatLevels } from './format-levels.js';
 import { generateLevel } from './generate-level.js';
+import { levelSplit } from './level-split.js';
+import { LevelStream } from './level-stream.js';
 import { parseActions } from './parse-actions.js';
 import { parseLevel } from './parse-level.js';
 import { parseLevels } from './parse-levels.js';
 import { SokobanEnv } from './sokoban-env.js';
 import type { SokobanWarning } from './sokoban-warning.js';
 import { solve } from './solve.js';
+import { wilsonInterval } from './wilson-interval.js';
 
 describe('README usage', () => {
   it('prints what the README says it prints', () => {
@@ -60,5 +67,23 @@ describe('README usage', () => {
     const warned = new SokobanEnv({ level, maxSteps: 1, onWarning });
     expect([warned.reset().info.maxSteps, env.reset().info.maxSteps]).toEqual([1, 100]);
     expect(codes).toEqual(['MAX_STEPS_BELOW_OPTIMUM']);
+  });
+
+  it('prints what the level-distribution section says it prints', () => {
+    const stream = new LevelStream({ width: 8, height: 8, boxes: 2 }, 0);
+    expect([stream.next().moves, stream.next().index]).toEqual([24, 1]);
+    const options = { width: 6, height: 6, boxes: 1, seed: 0, training: 10_000, heldOut: 500 };
+    const split = levelSplit(options);
+    const held = new Set(split.heldOut.map((l) => l.key));
+    expect([split.training.some((l) => held.has(l.key)), split.drawn]).toEqual([false, 11055]);
+    const dir = mkdtempSync(join(tmpdir(), 'ftw-readme-levels-'));
+    try {
+      expect(cachedLevelSplit(options, dir).cache.status).toBe('written');
+      expect(cachedLevelSplit(options, dir).cache.status).toBe('read');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const { lower, upper } = wilsonInterval(412, 500);
+    expect([lower.toFixed(3), upper.toFixed(3)]).toEqual(['0.788', '0.855']);
   });
 });
