@@ -237,6 +237,70 @@ describe('ftw evaluate', () => {
   });
 });
 
+describe('ftw train --level-set split', () => {
+  it('trains on a level split, reports held-out success with Wilson intervals, and reuses its cache', () => {
+    const out = tempRoot();
+    const cache = join(out, 'cache');
+    const args = [
+      'train',
+      '--env',
+      'sokoban',
+      '--policy',
+      'linear',
+      '--level-set',
+      'split',
+      '--levels',
+      '200',
+    ];
+    const run = (name: string) =>
+      ftw(
+        ...args,
+        '--held-out',
+        '40',
+        '--level-cache',
+        cache,
+        '--iterations',
+        '30',
+        '--seeds',
+        '0,1',
+        '--name',
+        name,
+        '--out',
+        out,
+      );
+    const first = run('a');
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain(
+      '200 training + 40 held-out levels (split: distinct, held-out ones never trained on;',
+    );
+    expect(first.stdout).toMatch(
+      /held-out greedy success \(40 levels never trained on; per seed with its 95% Wilson interval\):\n {2}seed 0: (\d+)\/40 = [\d.]+ \[[\d.]+, [\d.]+\]\n {2}seed 1: \d+\/40 = [\d.]+ \[[\d.]+, [\d.]+\]\n {2}mean over seeds: [\d.]+ ± [\d.]+ \(95% CI\)/,
+    );
+    expect(readdirSync(cache)).toEqual(['sokoban-6x6x1-moves-1-8-seed-0-held-40-train-200.levels']);
+    const summary = readJson(join(out, 'a', 'summary.json')) as {
+      heldOut: { levels: number; seeds: { seed: number; successes: number; trials: number; rate: number }[] };
+    };
+    const metrics = ndjson(join(out, 'a', 'metrics.ndjson'));
+    expect(summary.heldOut.levels).toBe(40);
+    for (const s of summary.heldOut.seeds) {
+      const last = metrics.filter((m) => m['seed'] === s.seed).at(-1) as {
+        evaluation: { heldOutSuccess: number };
+      };
+      expect(s.successes / s.trials).toBe(last.evaluation.heldOutSuccess);
+    }
+    expect((readJson(join(out, 'a', 'config.json')) as { environment: unknown }).environment).toMatchObject({
+      levelSet: 'split',
+      levelCache: cache,
+    });
+    // The second run reads the cache: the same levels, so the same results bit for bit.
+    const second = run('b');
+    expect(second.status, second.stderr).toBe(0);
+    expect(readFileSync(join(out, 'b', 'metrics.ndjson'), 'utf8')).toBe(
+      readFileSync(join(out, 'a', 'metrics.ndjson'), 'utf8'),
+    );
+  });
+});
+
 describe('bad flags and failures', () => {
   const cases: [string[], RegExp][] = [
     [['train', '--keep', '9'], /--keep \(K\) must be <= --batch-size \(C = 5\), got 9/],
@@ -253,6 +317,10 @@ describe('bad flags and failures', () => {
     [
       ['train', '--env', 'sokoban', '--size', '3', '--boxes', '4'],
       /--size 3, --boxes 4 and --max-moves 8 \(default\): no 3×3 level with 4 boxes and an optimal solution of at most 8 moves could be generated; give a larger --size, fewer --boxes or a larger --max-moves/,
+    ],
+    [
+      ['train', '--env', 'sokoban', '--size', '3', '--level-set', 'split', '--levels', '5000'],
+      /--levels 5000 and --held-out 10 \(default\) with --level-set split: only \d+ distinct 3×3 levels with 1 box found in \d+ draws/,
     ],
     [['fly'], /unknown command 'fly'/],
     [[], /Usage: ftw/],
@@ -465,6 +533,8 @@ describe('--help', () => {
       ['--threshold', '"none"'],
       ['--seeds', '"0,1,2"'],
       ['--out', '"runs"'],
+      ['--level-set', '"stream"'],
+      ['--level-cache', '"none"'],
     ]) {
       // The option's own text runs up to its default, without reaching the next option.
       expect(help).toMatch(new RegExp(`${flag} <[^>]+> (?:(?! --).)*?\\(default: ${value}\\)`));

@@ -11,6 +11,7 @@ import { resolveTrainConfig, TRAIN_OPTIONS } from '../config/train-config.js';
 import { formatInterval } from '../report/format-interval.js';
 import { executeRun, textThenPath } from '../run/write-run.js';
 import { checkSokobanLevels } from '../sokoban/check-sokoban-levels.js';
+import { heldOutLines, heldOutSummary } from '../sokoban/held-out-summary.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
 import { runTraining, seedTable, trainingArtifacts } from './training-run.js';
 
@@ -49,6 +50,7 @@ export function trainCommand(): Command {
   withHelp(command, [
     'ftw train --env tie-heavy --keep 3 --threshold 0 --iterations 400 --seeds 0..9 --name tie-k3',
     'ftw train --env sokoban --size 6 --boxes 2 --policy linear --seeds 0..4 --name sokoban-linear',
+    'ftw train --env sokoban --policy linear --level-set split --levels 10000 --held-out 500 --level-cache .cache/levels',
     'ftw train --config cfg.json --lr 0.05 --jobs auto',
   ]);
   command.action(async () => {
@@ -103,7 +105,12 @@ export function trainCommand(): Command {
       });
       const outcome = await runTraining(config, progress, jobs);
       progress.stop();
-      const summary = { command: 'train', ...outcome.summary };
+      const env = config.environment;
+      const heldOut =
+        env.kind === 'sokoban' && env.levelSet === 'split' && env.heldOut > 0
+          ? heldOutSummary(outcome.results, env.heldOut)
+          : null;
+      const summary = { command: 'train', ...outcome.summary, ...(heldOut === null ? {} : { heldOut }) };
       const intro = `A training run of \`ftw train\` (${config.seeds.length} seeds).`;
       return {
         artifacts: await trainingArtifacts('train', outcome, summary, intro),
@@ -114,6 +121,7 @@ export function trainCommand(): Command {
           seedTable(outcome).trimEnd(),
           '',
           `final ${scoreName(config.environment).label}: ${formatInterval(outcome.summary.finalOptimalProbability, 4)} (95% CI)`,
+          ...(heldOut === null ? [] : heldOutLines(heldOut)),
         ]),
       };
     });

@@ -5,6 +5,14 @@ export interface SokobanEnvironmentConfig {
   readonly size: number;
   /** Boxes per level. */
   readonly boxes: number;
+  /**
+   * `split`: `@ftw/sokoban`'s `levelSplit`, the held-out levels first and the training levels distinct
+   * and disjoint from them by level key; absent: the training levels, then the held-out ones, of one
+   * stream (repeats possible).
+   */
+  readonly levelSet?: 'split';
+  /** With `levelSet: 'split'`: the directory where the generated levels are cached (`cachedLevelSplit`). */
+  readonly levelCache?: string;
   /** Training levels: a fixed set drawn from `levelSeed`. */
   readonly levels: number;
   /** Held-out levels, drawn from the same stream after the training ones, never trained on. */

@@ -148,6 +148,31 @@ describe('resolveTrainConfig', () => {
     );
   });
 
+  it('reads --level-set and --level-cache for sokoban, leaving the default configuration as it was', () => {
+    expect(resolve(['--env', 'sokoban']).environment).not.toHaveProperty('levelSet');
+    expect(resolve(['--env', 'sokoban']).environment).not.toHaveProperty('levelCache');
+    expect(resolve(['--env', 'sokoban', '--level-set', 'stream']).environment).not.toHaveProperty('levelSet');
+    expect(
+      resolve(['--env', 'sokoban', '--level-set', 'split', '--levels', '10000', '--held-out', '500'])
+        .environment,
+    ).toMatchObject({ levelSet: 'split', levels: 10_000, heldOut: 500 });
+    expect(
+      resolve(['--env', 'sokoban'], { levelSet: 'split', levelCache: '.cache/levels' }).environment,
+    ).toMatchObject({ levelSet: 'split', levelCache: '.cache/levels' });
+    expect(() => resolve(['--env', 'sokoban', '--level-set', 'fresh'])).toThrow(
+      new UsageError('--level-set must be one of stream, split, got "fresh"'),
+    );
+    expect(() => resolve(['--env', 'sokoban', '--level-cache', 'c'])).toThrow(
+      new UsageError('--level-cache applies only to --level-set split, got --level-set (default) stream'),
+    );
+    expect(() => resolve(['--env', 'sokoban', '--level-set', 'split'], { levelCache: 3 })).toThrow(
+      new UsageError('levelCache in cfg.json must be a directory or none, got 3'),
+    );
+    expect(() => resolve(['--level-set', 'split'])).toThrow(
+      new UsageError('--level-set applies only to --env sokoban, got --env gaussian'),
+    );
+  });
+
   it('checks environment shapes', () => {
     expect(() => resolve(['--means', '1'])).toThrow(/--means must list at least 2 arms, got 1/);
     expect(() => resolve(['--sd', '0.1,0.2,0.3'])).toThrow(

@@ -131,6 +131,20 @@ export const TRAIN_OPTIONS: readonly OptionSpec[] = [
   spec('levels', '--levels', 'count', '10', 'sokoban: training levels, a fixed set drawn from --level-seed'),
   spec('heldOut', '--held-out', 'count', '10', 'sokoban: held-out evaluation levels, never trained on'),
   spec('levelSeed', '--level-seed', 'seed', '0', 'sokoban: seed of the level set'),
+  spec(
+    'levelSet',
+    '--level-set',
+    'kind',
+    'stream',
+    'sokoban: stream (training, then held-out levels of one stream) or split (distinct levels, held-out ones never trained on)',
+  ),
+  spec(
+    'levelCache',
+    '--level-cache',
+    'dir',
+    'none',
+    'sokoban: directory caching the levels of a split level set, or none',
+  ),
   spec('maxMoves', '--max-moves', 'moves', '8', "sokoban: most moves of a level's optimal solution"),
   spec('maxSteps', '--max-steps', 'steps', '30', 'sokoban: steps after which an episode is truncated'),
   spec('reward', '--reward', 'kind', 'binary', 'sokoban: binary (1 when solved) or shaped (gym-sokoban)'),
@@ -207,6 +221,8 @@ const ENV_KEYS: Readonly<Record<string, readonly string[]>> = {
   levels: ['sokoban'],
   heldOut: ['sokoban'],
   levelSeed: ['sokoban'],
+  levelSet: ['sokoban'],
+  levelCache: ['sokoban'],
   maxMoves: ['sokoban'],
   maxSteps: ['sokoban'],
   reward: ['sokoban'],
@@ -277,6 +293,7 @@ function readEnvironment(raw: Readonly<Record<string, RawOption>>): EnvironmentC
       }
       return {
         kind,
+        ...readLevelSet(o('levelSet'), o('levelCache')),
         size: readInteger(o('size').value, o('size').label, { min: 3, max: 30 }),
         boxes: readInteger(o('boxes').value, o('boxes').label, { min: 1, max: 4 }),
         levels: readInteger(o('levels').value, o('levels').label, { min: 1, max: 10_000 }),
@@ -393,6 +410,27 @@ export function resolveTrainConfig(raw: Readonly<Record<string, RawOption>>): Tr
     }),
     seeds: readSeeds(o('seeds').value, o('seeds').label),
     ...readPolicyAndBudget(o('policy'), o('maxSamples'), environment),
+  };
+}
+
+/** `--level-set` and `--level-cache`; omitted from the config at their defaults (`stream`, `none`). */
+function readLevelSet(
+  setOption: RawOption,
+  cacheOption: RawOption,
+): { levelSet?: 'split'; levelCache?: string } {
+  const levelSet = readChoice(setOption.value, setOption.label, ['stream', 'split'] as const);
+  const cache = cacheOption.value;
+  if (typeof cache !== 'string' || cache === '') {
+    throw new UsageError(`${cacheOption.label} must be a directory or none, got ${JSON.stringify(cache)}`);
+  }
+  if (cache !== 'none' && levelSet !== 'split') {
+    throw new UsageError(
+      `${cacheOption.label} applies only to --level-set split, got ${setOption.label} ${levelSet}`,
+    );
+  }
+  return {
+    ...(levelSet === 'split' ? { levelSet } : {}),
+    ...(cache === 'none' ? {} : { levelCache: cache }),
   };
 }
 

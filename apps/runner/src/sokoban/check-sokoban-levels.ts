@@ -15,7 +15,8 @@ import { levelSet } from './level-set.js';
  * @param raw - the raw train options it was resolved from (`collectOptions(TRAIN_OPTIONS, …)`)
  * @returns a warning naming `--max-steps` when it is below the longest optimal solution of the set (those
  *   levels can never be solved in an episode), else null
- * @throws {@link UsageError} when no level can be generated
+ * @throws {@link UsageError} when no level can be generated, or a split asks for more distinct levels than
+ *   the setting gives
  * @example
  * ```ts
  * checkSokobanLevels(config.environment, raw); // ftw train --env sokoban --size 3 --boxes 4:
@@ -32,8 +33,14 @@ export function checkSokobanLevels(
   try {
     longest = levelSet(environment).longestSolution;
   } catch (error) {
-    if (!(error instanceof SokobanError && error.code === 'GENERATION_FAILED')) throw error;
+    if (!(error instanceof SokobanError)) throw error;
     const { size, boxes, maxMoves } = environment;
+    if (error.code === 'LEVELS_EXHAUSTED') {
+      throw new UsageError(
+        `${name('levels')} and ${name('heldOut')} with ${name('levelSet')}: ${error.message.replace(/^LEVELS_EXHAUSTED: /, '')}`,
+      );
+    }
+    if (error.code !== 'GENERATION_FAILED') throw error;
     throw new UsageError(
       `${name('size')}, ${name('boxes')} and ${name('maxMoves')}: no ${size}×${size} level with ${boxes} box${boxes === 1 ? '' : 'es'} and an optimal solution of at most ${maxMoves} moves could be generated; give a larger --size, fewer --boxes or a larger --max-moves`,
     );

@@ -1,5 +1,17 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
-import { generateLevel, type Level, SokobanError, seededUniform } from '@ftw/sokoban';
+import {
+  generateLevel,
+  type Level,
+  levelKey,
+  levelSplit,
+  SokobanEnv,
+  SokobanError,
+  seededUniform,
+} from '@ftw/sokoban';
+import { TabularPolicy } from '@ftw/trainer';
 import { describe, expect, it } from 'vitest';
 import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
 import { LEVEL_STREAMS_KEPT, levelSet } from './level-set.js';
@@ -70,5 +82,61 @@ describe('levelSet', () => {
     const impossible: SokobanEnvironmentConfig = { ...SMALL_LEVELS, size: 4, boxes: 2, maxMoves: 1 };
     expect(() => levelSet(impossible)).toThrow(SokobanError);
     expect(() => levelSet(impossible)).toThrow(/GENERATION_FAILED: no 4×4 level with 2 boxes/);
+  });
+
+  it("gives @ftw/sokoban's level split with --level-set split, disjoint, through the cache directory", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ftw-runner-levels-'));
+    try {
+      const config: SokobanEnvironmentConfig = {
+        ...SMALL_LEVELS,
+        levelSeed: 77,
+        levels: 40,
+        heldOut: 12,
+        levelSet: 'split',
+        levelCache: join(dir, 'levels'),
+      };
+      const set = levelSet(config);
+      const split = levelSplit({
+        width: 5,
+        height: 5,
+        boxes: 1,
+        maxMoves: 6,
+        seed: 77,
+        training: 40,
+        heldOut: 12,
+      });
+      expect(set.training).toEqual(split.training.map((l) => l.level));
+      expect(set.heldOut).toEqual(split.heldOut.map((l) => l.level));
+      expect(set.longestSolution).toBe(
+        Math.max(...[...split.training, ...split.heldOut].map((l) => l.moves)),
+      );
+      const held = new Set(set.heldOut.map(levelKey));
+      expect(set.training.filter((l) => held.has(levelKey(l)))).toEqual([]);
+      expect(readdirSync(join(dir, 'levels'))).toEqual([
+        'sokoban-5x5x1-moves-1-6-seed-77-held-12-train-40.levels',
+      ]);
+      // Kept in this process: the same objects, the same levels as the stream's mode does not give.
+      expect(levelSet(config).training[0]).toBe(set.training[0]);
+      expect(levelSet({ ...config, levelSet: undefined } as never).heldOut).not.toEqual(set.heldOut);
+      const env = new SokobanEpisodeEnv(config, 0);
+      expect(env.trainingLevels).toBe(set.training);
+      // Evaluation plays the first `heldOut` training levels only: a policy with no rows acts Up everywhere.
+      const upSolves = (l: Level): boolean => {
+        const play = new SokobanEnv({ level: l, maxSteps: config.maxSteps });
+        play.reset();
+        for (let t = 0; t < config.maxSteps; t++) if (play.step(0).terminated) return true;
+        return false;
+      };
+      const solved = (levels: readonly Level[]) => levels.filter(upSolves).length / levels.length;
+      // Up solves none of the first 12 training levels but 2 of all 40: playing them all would show.
+      expect([solved(set.training.slice(0, 12)), solved(set.training)]).toEqual([0, 0.05]);
+      expect(env.evaluate(new TabularPolicy(4, 0))).toEqual({
+        score: solved(set.training.slice(0, 12)),
+        details: { heldOutSuccess: solved(set.heldOut) },
+      });
+      expect(existsSync(join(dir, 'levels'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -51,7 +51,8 @@ function isFeaturePolicy(policy: Policy): policy is FeaturePolicy {
  * egocentric features for a linear policy (4 bytes each).
  * Evaluation plays every training and held-out level once with the greedy policy (the most probable
  * action, lowest index among ties; a tabular policy is uniform, so acts Up, on positions never trained
- * on): the score is the share of training levels solved, `heldOutSuccess` that of held-out levels.
+ * on): the score is the share of training levels solved (with a level split, of its first `heldOut`
+ * training levels), `heldOutSuccess` that of held-out levels.
  * Evaluation never creates ids.
  *
  * @example
@@ -69,6 +70,8 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   readonly trainingLevels: readonly Level[];
   /** The held-out levels. */
   readonly heldOutLevels: readonly Level[];
+  /** The training levels evaluation plays: all, or with a level split the first `heldOut` (at least one). */
+  readonly #evaluatedLevels: readonly Level[];
   readonly #config: SokobanEnvironmentConfig;
   readonly #env: SokobanEnv;
   readonly #evalEnv: SokobanEnv;
@@ -106,6 +109,10 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
     const levels = levelSet(config);
     this.trainingLevels = levels.training;
     this.heldOutLevels = levels.heldOut;
+    // Playing 10^4 training levels after every iteration would dwarf training: a split's training success
+    // is measured on a sample as large as the held-out set.
+    this.#evaluatedLevels =
+      config.levelSet === 'split' ? levels.training.slice(0, Math.max(1, config.heldOut)) : levels.training;
     this.#uniform = seededUniform(seed);
     // The grids are read at once (a new position's features, a linear policy's evaluation) and never kept:
     // no copy per step.
@@ -251,7 +258,7 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
         if (level >= 0 && level < dirty.length) dirty[level] = 1;
       }
     }
-    const train = this.#successRate(policy, this.trainingLevels, true, dirty);
+    const train = this.#successRate(policy, this.#evaluatedLevels, true, dirty);
     const heldOut =
       this.heldOutLevels.length === 0
         ? 0

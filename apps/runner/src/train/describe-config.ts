@@ -51,7 +51,7 @@ export function describeEnvironment(env: EnvironmentConfig): string {
     case 'tie-heavy':
       return `tie-heavy binary bandit, ${env.arms} Bernoulli arms, p = ${env.maxProbability}·(a+1)/${env.arms}`;
     case 'sokoban':
-      return `Sokoban ${env.size}×${env.size}, ${env.boxes} box${env.boxes === 1 ? '' : 'es'}, ${env.levels} training + ${env.heldOut} held-out levels (seed ${env.levelSeed}, ≤ ${env.maxMoves} moves), ${env.reward} reward, ${env.maxSteps} steps${env.lengthTiebreak > 0 ? `, ties by length (−${env.lengthTiebreak}/step)` : ''}`;
+      return `Sokoban ${env.size}×${env.size}, ${env.boxes} box${env.boxes === 1 ? '' : 'es'}, ${env.levels} training + ${env.heldOut} held-out levels (${env.levelSet === 'split' ? 'split: distinct, held-out ones never trained on; ' : ''}seed ${env.levelSeed}, ≤ ${env.maxMoves} moves), ${env.reward} reward, ${env.maxSteps} steps${env.lengthTiebreak > 0 ? `, ties by length (−${env.lengthTiebreak}/step)` : ''}`;
   }
 }
 
