@@ -25,7 +25,9 @@ try {
     const generated = seconds(() => cachedLevelSplit(options, dir));
     const read = seconds(() => cachedLevelSplit(options, dir));
     if (generated.value.cache.status !== 'written' || read.value.cache.status !== 'read') {
-      throw new Error(`unexpected cache statuses ${generated.value.cache.status}, ${read.value.cache.status}`);
+      throw new Error(
+        `unexpected cache statuses ${generated.value.cache.status}, ${read.value.cache.status}`,
+      );
     }
     const { split } = generated.value;
     const levels = split.training.map((l) => l.level);
