@@ -35,7 +35,7 @@ export interface LevelCacheOutcome {
  * @example
  * ```ts
  * const options = { width: 6, height: 6, boxes: 1, seed: 0, training: 10_000, heldOut: 500 };
- * console.log(cachedLevelSplit(options, '.cache/levels').cache.status); // written (about 2 s)
+ * console.log(cachedLevelSplit(options, '.cache/levels').cache.status); // written (about 1 s)
  * console.log(cachedLevelSplit(options, '.cache/levels').cache.status); // read
  * ```
  */
