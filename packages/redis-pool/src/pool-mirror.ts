@@ -4,6 +4,7 @@ import { OPEN_SCRIPT } from './lua-scripts.js';
 import { type PoolKeys, poolKeys } from './pool-keys.js';
 import { type ConnectionOptions, RedisConnection, scriptError } from './redis-connection.js';
 import { RedisPoolError } from './redis-pool-error.js';
+import { parseRedisUrl } from './redis-url.js';
 
 /** Options of {@link PoolMirror.open}. */
 export interface PoolMirrorOptions extends ConnectionOptions {
@@ -138,15 +139,14 @@ export class PoolMirror {
   /**
    * Connects to the pool `name` at `url`. The mirror starts empty; call {@link PoolMirror.sync}.
    *
-   * @param url - any Redis URL
+   * @param url - one server or a Redis Cluster, as {@link RedisPool.open} takes it
    * @param options - name, local version-lag bound, read chunk, reconnect timeout
    * @returns the mirror
-   * @throws TypeError/RangeError for a bad option; RedisPoolError `POOL_NOT_FOUND`, `CONNECTION_LOST`
+   * @throws TypeError/RangeError for a bad URL or option; RedisPoolError `POOL_NOT_FOUND`,
+   *   `CONNECTION_LOST`, `CLUSTER_NODE`, `NOT_A_CLUSTER`
    */
   static async open(url: string, options: PoolMirrorOptions): Promise<PoolMirror> {
-    if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) {
-      throw new TypeError(`url must be a redis:// or rediss:// URL, got ${describeValue(url)}`);
-    }
+    parseRedisUrl(url);
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`options must be an object like { name }, got ${describeValue(options)}`);
     }
@@ -236,16 +236,18 @@ export class PoolMirror {
       throw new RangeError(`options.blockMs must be an integer >= 0, got ${describeValue(blockMs)}`);
     }
     if (blockMs > 0) {
-      await this.#connection.call([
+      const stream = this.#keys.stream;
+      const block = [
         'XREAD',
         'COUNT',
         '1',
         'BLOCK',
         String(blockMs),
         'STREAMS',
-        this.#keys.stream,
+        stream,
         this.#lastId ?? '0-0',
-      ]);
+      ];
+      await this.#connection.call(stream, block, blockMs);
     }
     const start = this.#lastId === undefined ? '-' : `(${this.#lastId}`;
     const collected: RawEntry[] = [];
@@ -254,7 +256,7 @@ export class PoolMirror {
     while (collected.length < this.#capacity) {
       const count = Math.min(this.#chunk, this.#capacity - collected.length);
       const [reply, counter] = await Promise.all([
-        this.#connection.call([
+        this.#connection.call(this.#keys.stream, [
           'XREVRANGE',
           this.#keys.stream,
           upper,
@@ -263,7 +265,11 @@ export class PoolMirror {
           String(count),
         ]) as Promise<RawEntry[]>,
         collected.length === 0
-          ? (this.#connection.call(['HGET', this.#keys.meta, 'inserts']) as Promise<Buffer | null>)
+          ? (this.#connection.call(this.#keys.meta, [
+              'HGET',
+              this.#keys.meta,
+              'inserts',
+            ]) as Promise<Buffer | null>)
           : null,
       ]);
       if (counter !== null) inserts = Number(counter?.toString() ?? '0');
@@ -315,7 +321,7 @@ export class PoolMirror {
     const pool = new ReplayPool({ capacity: this.#capacity, maxVersionLag: this.#maxVersionLag });
     let start = range.first;
     for (let first = true; ; first = false) {
-      const reply = (await this.#connection.call([
+      const reply = (await this.#connection.call(this.#keys.stream, [
         'XRANGE',
         this.#keys.stream,
         start,

@@ -12,8 +12,9 @@
  *   delta before any snapshot.
  * - `NO_LOADER`: a `PolicyFollower` without a loader met a policy delta it cannot apply.
  * - `RANGE_TRIMMED`: an id range asked for replay is no longer (entirely) in the stream.
- * - `WRONG_NODE`: the URL is a node of a Redis Cluster that does not serve the pool's hash slot (a `MOVED`
- *   or `ASK` redirection); the message names the node that does.
+ * - `CLUSTER_NODE`: a single-server URL (`redis://`) reaches a node of a Redis Cluster; the message gives
+ *   the cluster URL (`redis+cluster://`) to use instead.
+ * - `NOT_A_CLUSTER`: a cluster URL (`redis+cluster://`) reaches a server that is not in cluster mode.
  * - `NOT_REPLICATED`: a push reached the master but fewer replicas than `replicas` confirmed it within
  *   `replicaTimeoutMs`, so it is not acknowledged (a failover now could lose it; pushing again is safe).
  *
@@ -33,7 +34,8 @@ export type RedisPoolErrorCode =
   | 'NO_POLICY'
   | 'NO_LOADER'
   | 'RANGE_TRIMMED'
-  | 'WRONG_NODE'
+  | 'CLUSTER_NODE'
+  | 'NOT_A_CLUSTER'
   | 'NOT_REPLICATED';
 
 /**

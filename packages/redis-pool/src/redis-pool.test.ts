@@ -43,7 +43,7 @@ describe('RedisPool.open', () => {
   it('names the bad option', async () => {
     const url = server().url;
     await expect(RedisPool.open('http://x', { name: 'a', capacity: 1 })).rejects.toThrow(
-      /url must be a redis/,
+      /^url must be redis:\/\/.* or rediss\+cluster:\/\/… \(a Redis Cluster, TLS\); unknown scheme, got "http:\/\/x"$/,
     );
     await expect(RedisPool.open(url, { name: 'a{b}', capacity: 1 })).rejects.toThrow(/name must be 1 to 200/);
     await expect(RedisPool.open(url, { name: 'a', capacity: 0 })).rejects.toThrow(

@@ -19,6 +19,7 @@ import {
   scriptError,
 } from './redis-connection.js';
 import { RedisPoolError } from './redis-pool-error.js';
+import { parseRedisUrl } from './redis-url.js';
 
 /** Options of {@link RedisPool.open}. */
 export interface RedisPoolOptions extends ConnectionOptions {
@@ -52,7 +53,9 @@ export interface RedisPoolOptions extends ConnectionOptions {
   readonly batchSize?: number;
   /**
    * Replicas that must hold a push before {@link RedisPool.pushMany} acknowledges it: after the push
-   * scripts it sends `WAIT replicas replicaTimeoutMs` and fails with `NOT_REPLICATED` when fewer confirm.
+   * scripts it writes a fence and sends `WAIT replicas replicaTimeoutMs` on the same connection, and fails
+   * with `NOT_REPLICATED` when fewer confirm. When a connection came up in between (a reconnection, a
+   * failover to a new master), it pushes again first, so that pushes, fence and WAIT share one connection.
    * Redis replicates asynchronously, so with 0 a write acknowledged just before its master dies can be
    * missing on the replica promoted in its place.
    * @defaultValue 0
@@ -180,7 +183,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *
  * Layout: stream `{name}:trajectories` (one entry per trajectory: fields `id`, `n` = insert number,
  * `t` = {@link encodeTrajectory} bytes; trimmed with `MAXLEN ~ N + retain`), hash `{name}:meta`
- * (config and counters), hash `{name}:policy` (version and parameters), and the ids of the newest
+ * (config, counters, and `fence`, written before each `WAIT`), hash `{name}:policy` (version and parameters), and the ids of the newest
  * N + retain + idWindow inserts (hash `{name}:ids`, list `{name}:id-order`), trimmed in the pushing script.
  *
  * @example
@@ -199,6 +202,7 @@ export class RedisPool {
   readonly #batchSize: number;
   readonly #replicas: number;
   readonly #replicaTimeoutMs: number;
+  readonly #reconnectTimeoutMs: number;
   #updates: number;
 
   private constructor(
@@ -214,6 +218,7 @@ export class RedisPool {
     this.#batchSize = options.batchSize ?? 100;
     this.#replicas = options.replicas ?? 0;
     this.#replicaTimeoutMs = options.replicaTimeoutMs ?? 1000;
+    this.#reconnectTimeoutMs = options.reconnectTimeoutMs ?? 10_000;
     this.#updates = updates;
   }
 
@@ -221,16 +226,17 @@ export class RedisPool {
    * Connects to `url` and creates the pool (with `capacity`) or joins it. Joining with a different
    * capacity, retention, id window or rate limit is refused, so every process agrees on the rules.
    *
-   * @param url - any Redis URL: `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS
+   * @param url - one server, `redis://[user:password@]host:port[/db]` (`rediss://` for TLS), or a Redis
+   *   Cluster, `redis+cluster://[user:password@]host:port[,host:port…]` (`rediss+cluster://` for TLS; any
+   *   live nodes, the client finds the rest)
    * @param options - name, capacity, retention, id window, rate limit, batch size, reconnect timeout
    * @returns the open pool
-   * @throws TypeError/RangeError naming a bad option; RedisPoolError `POOL_NOT_FOUND` (no capacity given
-   *   and no such pool), `CONFIG_MISMATCH`, `CONNECTION_LOST`
+   * @throws TypeError/RangeError naming a bad URL or option; RedisPoolError `POOL_NOT_FOUND` (no capacity
+   *   given and no such pool), `CONFIG_MISMATCH`, `CONNECTION_LOST`, `CLUSTER_NODE` (a `redis://` URL of a
+   *   cluster node), `NOT_A_CLUSTER` (a `redis+cluster://` URL of a single server)
    */
   static async open(url: string, options: RedisPoolOptions): Promise<RedisPool> {
-    if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) {
-      throw new TypeError(`url must be a redis:// or rediss:// URL, got ${describeValue(url)}`);
-    }
+    parseRedisUrl(url);
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`options must be an object like { name, capacity }, got ${describeValue(options)}`);
     }
@@ -348,9 +354,48 @@ export class RedisPool {
       }
     });
 
-    const results: (PushResult | undefined)[] = new Array(trajectories.length);
-    let pending = trajectories.map((_, i) => i);
     const deadline = Date.now() + timeoutMs;
+    const redoUntil = Date.now() + this.#reconnectTimeoutMs;
+    let inserted: boolean[] | undefined;
+    for (;;) {
+      const connections = this.#connection.connectionCount;
+      const results = await this.#insert(ids, payloads, deadline, timeoutMs);
+      // A trajectory this call inserted in an earlier round is reported as such, not as a duplicate.
+      inserted = results.map((r, i) => !r.duplicate || inserted?.[i] === true);
+      const merged = results.map((r, i) => (r.duplicate && inserted![i] ? { ...r, duplicate: false } : r));
+      if (this.#replicas === 0) return merged;
+      const confirmed = await this.#confirm();
+      if (this.#connection.connectionCount === connections) {
+        if (confirmed < this.#replicas) {
+          throw new RedisPoolError(
+            'NOT_REPLICATED',
+            `${confirmed} of the ${this.#replicas} replicas asked for (replicas) confirmed ${trajectories.length} pushed trajectories within ${this.#replicaTimeoutMs} ms (replicaTimeoutMs); they are not acknowledged, push them again with the same ids`,
+          );
+        }
+        return merged;
+      }
+      // A connection came up between the pushes and WAIT's reply (a reconnection, or a failover to the
+      // slot's new master): WAIT counted another connection's writes, and the pushes may have died with an
+      // old master. Pushing again (what the new master has is a duplicate) and waiting on one connection
+      // settles it.
+      if (Date.now() >= redoUntil) {
+        throw new RedisPoolError(
+          'NOT_REPLICATED',
+          `the connection kept changing for ${this.#reconnectTimeoutMs} ms (reconnectTimeoutMs), so no replica could confirm ${trajectories.length} pushed trajectories; push them again with the same ids`,
+        );
+      }
+    }
+  }
+
+  /** Inserts every trajectory once (the server refuses duplicates), retrying what the rate limiter refuses. */
+  async #insert(
+    ids: readonly string[],
+    payloads: readonly Buffer[],
+    deadline: number,
+    timeoutMs: number,
+  ): Promise<PushResult[]> {
+    const results: (PushResult | undefined)[] = new Array(ids.length);
+    let pending = ids.map((_, i) => i);
     for (let wait = 1; ; wait = Math.min(2 * wait, 50)) {
       const batches: number[][] = [];
       for (let k = 0; k < pending.length; k += this.#batchSize)
@@ -371,14 +416,11 @@ export class RedisPool {
           };
         });
       });
-      if (refused.length === 0) {
-        await this.#awaitReplicas(trajectories.length);
-        return results as PushResult[];
-      }
+      if (refused.length === 0) return results as PushResult[];
       if (Date.now() >= deadline) {
         throw new RedisPoolError(
           'RATE_LIMITED',
-          `${refused.length} of ${trajectories.length} trajectories were still refused by the rate limiter after ${timeoutMs} ms (the learner is not updating)`,
+          `${refused.length} of ${ids.length} trajectories were still refused by the rate limiter after ${timeoutMs} ms (the learner is not updating)`,
         );
       }
       pending = refused;
@@ -415,20 +457,17 @@ export class RedisPool {
   }
 
   /**
-   * WAIT on the connection that sent the pushes covers every write it made so far, duplicates included:
-   * a duplicate's first insert may itself not have reached a replica yet.
+   * Writes a fence (a counter in the meta hash), then sends WAIT on the same connection: WAIT confirms the
+   * writes of its own connection up to its last one, and the fence comes after every push this call made
+   * and after the first insert of each duplicate, whichever connection made it.
+   *
+   * @returns how many replicas confirmed
    */
-  async #awaitReplicas(count: number): Promise<void> {
-    if (this.#replicas === 0) return;
-    const confirmed = Number(
-      await this.#connection.call(['WAIT', String(this.#replicas), String(this.#replicaTimeoutMs)]),
-    );
-    if (confirmed < this.#replicas) {
-      throw new RedisPoolError(
-        'NOT_REPLICATED',
-        `${confirmed} of the ${this.#replicas} replicas asked for (replicas) confirmed ${count} pushed trajectories within ${this.#replicaTimeoutMs} ms (replicaTimeoutMs); they are not acknowledged, push them again with the same ids`,
-      );
-    }
+  async #confirm(): Promise<number> {
+    const meta = this.#keys.meta;
+    await this.#connection.call(meta, ['HINCRBY', meta, 'fence', '1']);
+    const wait = ['WAIT', String(this.#replicas), String(this.#replicaTimeoutMs)];
+    return Number(await this.#connection.callBeside(meta, wait, this.#replicaTimeoutMs));
   }
 
   #limitArgs(): string[] {
@@ -481,7 +520,8 @@ export class RedisPool {
    * @returns the counters
    */
   async counters(): Promise<PoolCounters> {
-    const reply = (await this.#connection.call(['HMGET', this.#keys.meta, 'inserts', 'updates'])) as Buffer[];
+    const meta = this.#keys.meta;
+    const reply = (await this.#connection.call(meta, ['HMGET', meta, 'inserts', 'updates'])) as Buffer[];
     return { inserts: Number(reply[0]!.toString()), updates: Number(reply[1]!.toString()) };
   }
 
@@ -563,9 +603,10 @@ export class RedisPool {
    * @returns the snapshot, or `undefined` when none was published
    */
   async readPolicy(): Promise<PublishedPolicy | undefined> {
-    const reply = (await this.#connection.call([
+    const policy = this.#keys.policy;
+    const reply = (await this.#connection.call(policy, [
       'HMGET',
-      this.#keys.policy,
+      policy,
       'base',
       'version',
       'parameters',
@@ -661,7 +702,8 @@ export class RedisPool {
    * @returns the version, or `undefined` when none was published
    */
   async readPolicyVersion(): Promise<number | undefined> {
-    const reply = (await this.#connection.call(['HGET', this.#keys.policy, 'version'])) as Buffer | null;
+    const policy = this.#keys.policy;
+    const reply = (await this.#connection.call(policy, ['HGET', policy, 'version'])) as Buffer | null;
     return reply === null ? undefined : Number(reply.toString());
   }
 
@@ -684,7 +726,7 @@ export class RedisPool {
     if (bytes > MAX_NOTE_BYTES) {
       throw new RangeError(`value must be at most ${MAX_NOTE_BYTES} bytes in UTF-8, got ${bytes}`);
     }
-    await this.#connection.call(['HSET', this.#keys.notes, key, value]);
+    await this.#connection.call(this.#keys.notes, ['HSET', this.#keys.notes, key, value]);
   }
 
   /**
@@ -696,7 +738,11 @@ export class RedisPool {
    */
   async readNote(key: string): Promise<string | undefined> {
     noteKey(key);
-    const reply = (await this.#connection.call(['HGET', this.#keys.notes, key])) as Buffer | null;
+    const reply = (await this.#connection.call(this.#keys.notes, [
+      'HGET',
+      this.#keys.notes,
+      key,
+    ])) as Buffer | null;
     return reply === null ? undefined : reply.toString('utf8');
   }
 

@@ -49,6 +49,20 @@ describe('startRedisServer', () => {
     expect(['gone', 'Z', 'X']).toContain(state());
   });
 
+  it('adds one exit listener to the process for any number of servers', async () => {
+    // One per server (two, in fact) made a six-node cluster trip Node's MaxListenersExceededWarning.
+    const before = process.listenerCount('exit');
+    const servers = [];
+    try {
+      for (let i = 0; i < 3; i++) servers.push(await startRedisServer());
+      await servers[0]!.kill();
+      await servers[0]!.start();
+      expect(process.listenerCount('exit') - before).toBeLessThanOrEqual(1);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  });
+
   it('passes further arguments to redis-server, after its own', async () => {
     const server = await startRedisServer({
       args: ['--maxmemory-policy', 'allkeys-lru', '--appendonly', 'yes'],

@@ -51,6 +51,23 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
+/**
+ * What the Node process does at exit for the servers still running: kill them, then remove their folders.
+ * One 'exit' listener serves every server (one each would trip Node's MaxListenersExceededWarning at the
+ * eleventh, e.g. a six-node cluster, and order the removals among the kills).
+ */
+const atExit = { kills: new Set<() => void>(), removals: new Set<() => void>(), listening: false };
+
+function onExit(set: Set<() => void>, task: () => void): void {
+  set.add(task);
+  if (atExit.listening) return;
+  atExit.listening = true;
+  process.once('exit', () => {
+    for (const kill of atExit.kills) kill();
+    for (const remove of atExit.removals) remove();
+  });
+}
+
 /** A free loopback port: bind port 0, read the port the kernel chose, release it. */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -128,12 +145,12 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
 
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
-  const onExit = () => child?.kill('SIGKILL');
+  const killAtExit = () => child?.kill('SIGKILL');
 
   const start = async (): Promise<void> => {
     const proc = spawn(executable, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
-    process.once('exit', onExit);
+    onExit(atExit.kills, killAtExit);
     exited = new Promise((resolve) => proc.once('exit', () => resolve()));
     let output = '';
     await new Promise<void>((resolve, reject) => {
@@ -172,7 +189,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
     child.kill(signal);
     await exited;
-    process.removeListener('exit', onExit);
+    atExit.kills.delete(killAtExit);
   };
 
   try {
@@ -182,8 +199,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     throw error;
   }
   let removed = false;
-  // After the server's own exit hook (registered first) has killed it; the folder is empty unless
-  // append-only files were asked for, and a last write racing the removal is retried.
+  // After every server has been killed; the folder is empty unless append-only files were asked for, and a
+  // last write racing the removal is retried.
   const removeAtExit = (): void => {
     try {
       rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
@@ -191,7 +208,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       // Exiting: nothing more can be done, and a leftover temporary folder is harmless.
     }
   };
-  process.once('exit', removeAtExit);
+  onExit(atExit.removals, removeAtExit);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
@@ -203,7 +220,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       await halt('SIGTERM');
       if (!removed) rmSync(dir, { recursive: true, force: true });
       removed = true;
-      process.removeListener('exit', removeAtExit);
+      atExit.removals.delete(removeAtExit);
     },
   };
 }
