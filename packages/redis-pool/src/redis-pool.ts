@@ -365,7 +365,7 @@ export class RedisPool {
       const merged = results.map((r, i) => (r.duplicate && inserted![i] ? { ...r, duplicate: false } : r));
       if (this.#replicas === 0) return merged;
       const confirmed = await this.#confirm();
-      if (this.#connection.connectionCount === connections) {
+      if (confirmed >= 0 && this.#connection.connectionCount === connections) {
         if (confirmed < this.#replicas) {
           throw new RedisPoolError(
             'NOT_REPLICATED',
@@ -375,9 +375,10 @@ export class RedisPool {
         return merged;
       }
       // A connection came up between the pushes and WAIT's reply (a reconnection, or a failover to the
-      // slot's new master): WAIT counted another connection's writes, and the pushes may have died with an
-      // old master. Pushing again (what the new master has is a duplicate) and waiting on one connection
-      // settles it.
+      // slot's new master), or WAIT reached a replica (a cluster client's map of the slots was out of date):
+      // WAIT counted another connection's writes, and the pushes may have died with an old master. Pushing
+      // again (what the new master has is a duplicate; a replica redirects the push, which updates the
+      // map) and waiting on one connection settles it.
       if (Date.now() >= redoUntil) {
         throw new RedisPoolError(
           'NOT_REPLICATED',
@@ -461,13 +462,18 @@ export class RedisPool {
    * writes of its own connection up to its last one, and the fence comes after every push this call made
    * and after the first insert of each duplicate, whichever connection made it.
    *
-   * @returns how many replicas confirmed
+   * @returns how many replicas confirmed, or -1 when WAIT reached a replica
    */
   async #confirm(): Promise<number> {
     const meta = this.#keys.meta;
     await this.#connection.call(meta, ['HINCRBY', meta, 'fence', '1']);
     const wait = ['WAIT', String(this.#replicas), String(this.#replicaTimeoutMs)];
-    return Number(await this.#connection.callBeside(meta, wait, this.#replicaTimeoutMs));
+    try {
+      return Number(await this.#connection.callBeside(meta, wait, this.#replicaTimeoutMs));
+    } catch (error) {
+      if (error instanceof Error && /^ERR WAIT cannot be used with replica/.test(error.message)) return -1;
+      throw error;
+    }
   }
 
   #limitArgs(): string[] {
