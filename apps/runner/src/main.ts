@@ -63,8 +63,8 @@ export async function createProgram(only?: string): Promise<Command> {
 /**
  * Runs the CLI on `argv` (as `process.argv`: node, script, then arguments).
  *
- * Exit codes: 0 on success (and for `--help`), 2 for a bad flag, a bad config or an unknown command (the
- * message names it and what is allowed), 1 for a failure while running.
+ * Exit codes: 0 on success (and for `--help`), 2 for a bad flag, a bad config, an unknown command (the
+ * message names it and what is allowed) or a Redis URL of the wrong kind, 1 for a failure while running.
  *
  * @param argv - the process arguments
  * @returns the exit code
@@ -87,10 +87,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       // commander has already printed its message (and the help hint).
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    if (error instanceof UsageError) {
-      process.stderr.write(
-        `error: ${error.message}\n${error.helpHint ? '(run with --help for usage)\n' : ''}`,
-      );
+    const code = (error as { code?: string } | null)?.code ?? '';
+    if (error instanceof UsageError || code === 'CLUSTER_NODE' || code === 'NOT_A_CLUSTER') {
+      const hint = error instanceof UsageError && error.helpHint ? '(run with --help for usage)\n' : '';
+      process.stderr.write(`error: ${(error as Error).message}\n${hint}`);
       return EXIT.usage;
     }
     process.stderr.write(`ftw: the run failed: ${describeFailure(error)}\n`);

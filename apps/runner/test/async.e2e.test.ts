@@ -234,7 +234,28 @@ describe('ftw train, asynchronous', () => {
       },
     );
     expect(badActor.status).toBe(2);
-    expect(badActor.stderr).toContain('--redis must be a redis:// or rediss:// URL, got "localhost:6379"');
+    expect(badActor.stderr).toContain('--redis must be a redis[s][+cluster]:// URL, got "localhost:6379"');
+  });
+
+  it('refuses a cluster URL where a single server answers, and the reverse: exit code 2, one line', async () => {
+    const node = await startRedisServer({
+      args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'],
+    });
+    try {
+      const cases = [
+        [server.url.replace('redis://', 'redis+cluster://'), 'NOT_A_CLUSTER'],
+        [node.url.replace('redis://', 'redis://default:s3cret@'), 'CLUSTER_NODE'],
+      ] as const;
+      for (const [url, code] of cases) {
+        const wrong = ftw(...COMMON, '--actors', '1', '--redis', url, '--seeds', '0', '--name', code);
+        expect([wrong.status, wrong.stdout]).toEqual([2, '']);
+        // The message is the last line, after the join hint printed before anything connects.
+        expect(wrong.stderr).toMatch(new RegExp(`\\nerror: ${code}: redis\\S+ [^\\n]+\\n$`));
+        expect(wrong.stderr).not.toContain('s3cret');
+      }
+    } finally {
+      await node.stop();
+    }
   });
 
   it('runs Sokoban with several simulated actors, a weighted baseline too, and with actor processes over Redis', () => {

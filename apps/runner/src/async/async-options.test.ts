@@ -45,7 +45,7 @@ describe('resolveAsyncOptions', () => {
   it('names the bad flag and value', () => {
     expect(() => read(['--actors', '0'])).toThrow(/--actors/);
     expect(() => read(['--redis', 'localhost:6379'])).toThrow(
-      /--redis must be a redis:\/\/ or rediss:\/\/ URL, private or none, got "localhost:6379"/,
+      /--redis must be a redis:\/\/, rediss:\/\/ or redis\+cluster:\/\/ URL, private or none, got "localhost:6379"/,
     );
     expect(() => read(['--redis', 'private', '--lag', '2'])).toThrow(/--lag applies only to the simulation/);
     expect(() => read(['--hot-load', 'always'])).toThrow(/--hot-load/);

@@ -123,9 +123,9 @@ export function resolveAsyncOptions(
       : o('actors').explicit && !o('lag').explicit && !o('redis').explicit
         ? 'private'
         : null;
-  if (redis !== null && redis !== 'private' && !/^rediss?:\/\//.test(redis)) {
+  if (redis !== null && redis !== 'private' && !/^rediss?(\+cluster)?:\/\//.test(redis)) {
     throw new UsageError(
-      `${o('redis').label} must be a redis:// or rediss:// URL, private or none, got ${JSON.stringify(redisValue)}`,
+      `${o('redis').label} must be a redis://, rediss:// or redis+cluster:// URL, private or none, got ${JSON.stringify(redisValue)}`,
     );
   }
   if (actors === 0 && (redis === null || redis === 'private')) {

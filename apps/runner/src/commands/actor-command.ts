@@ -33,8 +33,8 @@ export function actorCommand(): Command {
   withHelp(command, ['ftw actor --redis redis://10.0.0.5:6379 --pool ftw-4242-m3x-seed0']);
   command.action(async () => {
     const opts = command.opts<{ redis: string; pool: string; wait: string }>();
-    if (!/^rediss?:\/\//.test(opts.redis)) {
-      throw new UsageError(`--redis must be a redis:// or rediss:// URL, got ${JSON.stringify(opts.redis)}`);
+    if (!/^rediss?(\+cluster)?:\/\//.test(opts.redis)) {
+      throw new UsageError(`--redis must be a redis[s][+cluster]:// URL, got ${JSON.stringify(opts.redis)}`);
     }
     const wait = readInteger(opts.wait, '--wait', { min: 0, max: 86_400 });
     // Loaded here only: it brings the Redis client.
