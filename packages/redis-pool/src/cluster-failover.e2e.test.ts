@@ -13,13 +13,18 @@ const cluster = useRedisCluster({ masters: 3, replicas: 1, nodeTimeoutMs: 1000 }
 
 const trajectory = (n: number) => ({ actions: [n % 3], logProbs: [-0.5], versions: 0, return: n });
 
-/** How many times each return appears among every entry of pool `name`, read through a new mirror. */
-async function census(name: string): Promise<Map<number, number>> {
+/**
+ * How many times each return appears among every entry of pool `name`, read through a new mirror, and when
+ * each entry was written (the server's clock, in the stream entry id).
+ */
+async function census(name: string): Promise<Map<number, number> & { writtenAt: number[] }> {
   const mirror = await PoolMirror.open(cluster().url, { name });
   try {
     while ((await mirror.sync()).added > 0);
-    const counts = new Map<number, number>();
+    const counts = Object.assign(new Map<number, number>(), { writtenAt: [] as number[] });
     for (const r of mirror.pool.returns()) counts.set(r, (counts.get(r) ?? 0) + 1);
+    for (let k = 0; k < mirror.pool.size; k++)
+      counts.writtenAt.push(Number(mirror.entryIdAt(k).split('-')[0]));
     return counts;
   } finally {
     await mirror.close();
@@ -89,6 +94,7 @@ describe('RedisPool on a Redis Cluster with replicas, through the cluster client
     const acknowledged: number[] = [];
     const acknowledgedAt: number[] = [];
     const refusals = new Map<string, number>();
+    let firstRefusal = 0;
     let stop = false;
     // The actor: pushes ids in order through one RedisPool for the whole test; on an error it pushes the
     // same id again.
@@ -102,6 +108,7 @@ describe('RedisPool on a Redis Cluster with replicas, through the cluster client
         } catch (error) {
           if (!(error instanceof RedisPoolError)) throw error;
           refusals.set(error.code, (refusals.get(error.code) ?? 0) + 1);
+          firstRefusal ||= Date.now();
         }
       }
     })();
@@ -152,6 +159,7 @@ describe('RedisPool on a Redis Cluster with replicas, through the cluster client
     }
     const resumedAt = acknowledgedAt.find((t) => t > killedAt)!;
     const counts = await census(name);
+    const rewrittenAt = counts.writtenAt.find((t) => t > killedAt)!;
     const lost = acknowledged.filter((n) => !counts.has(n));
     const doubled = [...counts.entries()].filter(([, c]) => c > 1).map(([n]) => n);
     const readerCounts = new Map<number, number>();
@@ -160,7 +168,8 @@ describe('RedisPool on a Redis Cluster with replicas, through the cluster client
     await Promise.all([writer.close(), learner.close(), reader.close()]);
     console.info(
       `failover: ${acknowledged.length} pushes acknowledged (${before} before the kill), ${lost.length} lost, ${doubled.length} doubled; ` +
-        `promotion ${promotedAt - killedAt} ms after the kill, first acknowledged push ${resumedAt - killedAt} ms after it; ` +
+        `after the kill: promotion ${promotedAt - killedAt} ms, first refusal ${firstRefusal - killedAt} ms, ` +
+        `first surviving entry written ${rewrittenAt - killedAt} ms, first acknowledged push ${resumedAt - killedAt} ms; ` +
         `refusals ${JSON.stringify(Object.fromEntries(refusals))}; reader mirror ${reader.pool.size} entries, ${readerDoubled} doubled`,
     );
     expect(lost).toEqual([]);
