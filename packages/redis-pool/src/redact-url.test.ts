@@ -7,6 +7,10 @@ describe('redactUrl', () => {
     expect(redactUrl('redis://app:s3cret@cache:6379/2')).toBe('redis://app:***@cache:6379/2');
     expect(redactUrl('rediss://:hunter2@10.0.0.5:6380')).toBe('rediss://:***@10.0.0.5:6380');
     expect(redactUrl('redis://default:p%40ss@localhost:6379')).toBe('redis://default:***@localhost:6379');
+    expect(redactUrl('redis+cluster://:hunter2@10.0.0.5:7000')).toBe('redis+cluster://:***@10.0.0.5:7000');
+    expect(redactUrl('rediss+cluster://app:s3cret@a:7000,b:7001')).toBe(
+      'rediss+cluster://app:***@a:7000,b:7001',
+    );
   });
 
   it('leaves a URL without a password, and other text, as they are', () => {

@@ -183,8 +183,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *
  * Layout: stream `{name}:trajectories` (one entry per trajectory: fields `id`, `n` = insert number,
  * `t` = {@link encodeTrajectory} bytes; trimmed with `MAXLEN ~ N + retain`), hash `{name}:meta`
- * (config, counters, and `fence`, written before each `WAIT`), hash `{name}:policy` (version and parameters), and the ids of the newest
- * N + retain + idWindow inserts (hash `{name}:ids`, list `{name}:id-order`), trimmed in the pushing script.
+ * (config, counters, and `fence`, written before each `WAIT`), hash `{name}:policy` (version and
+ * parameters), and the ids of the newest N + retain + idWindow inserts (hash `{name}:ids`, list
+ * `{name}:id-order`), trimmed in the pushing script.
  *
  * @example
  * ```ts
