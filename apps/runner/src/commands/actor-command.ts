@@ -20,7 +20,10 @@ export function actorCommand(): Command {
     .description(
       'act in an asynchronous run from any machine: join the pool its learner printed, follow it to the end',
     )
-    .requiredOption('--redis <url>', "the run's Redis, a redis:// or rediss:// URL")
+    .requiredOption(
+      '--redis <url>',
+      "the run's Redis: redis:// or rediss://, or redis+cluster://host:port[,host:port…] for a cluster",
+    )
     .requiredOption(
       '--pool <name>',
       'the pool the learner printed (the first seed; the actor follows the others)',
