@@ -10,10 +10,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chiSquareInterval } from '@ftw/report';
 import { rankOccupancy } from '@ftw/selection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../src/main.js';
-import { chiSquareInterval } from '../src/stats/chi-square.js';
 import { type BuiltCli, buildCli, RUNNER } from './build-cli.js';
 
 interface Result {

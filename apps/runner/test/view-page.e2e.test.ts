@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { spawnSync } from 'node:child_process';
 import {
   cpSync,
@@ -15,11 +16,11 @@ import { expectedCounts, rankOccupancy } from '@ftw/selection';
 import type { Browser } from 'playwright-core';
 import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VIEW_CLIENT_BUILD } from '../view-client.tsup.ts';
+import { VIEW_CLIENT_BUILD } from '../../../packages/report/view-client.tsup.ts';
 import { type BuiltCli, buildCli } from './build-cli.js';
 import { ARTIFACTS, launchChromium, type OpenedPage, openReport } from './view-browser.js';
 
-/** The page's test hooks (see src/view/client/main.ts). */
+/** The page's test hooks (see packages/report/src/client/main.ts). */
 interface PageApi {
   renderAll(): Promise<void>;
   views: Map<string, unknown>;

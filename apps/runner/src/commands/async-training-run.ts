@@ -1,4 +1,5 @@
 import { redactUrl } from '@ftw/redis-pool';
+import { formatInterval, type MeanInterval, markdownTable, meanInterval } from '@ftw/report';
 import { ActorCrew } from '../async/actor-crew.js';
 import type { ActorLauncher } from '../async/actor-protocol.js';
 import type { AsyncOptions } from '../async/async-options.js';
@@ -7,12 +8,9 @@ import { cliLauncher, type RedisSeedResult, redisForRun, trainRedisSeed } from '
 import { type AsyncSeedResult, trainAsyncSeed } from '../async/train-async-seed.js';
 import type { Progress } from '../cli/progress.js';
 import type { TrainConfig } from '../config/train-config.js';
-import { formatInterval } from '../report/format-interval.js';
-import { markdownTable } from '../report/markdown-table.js';
 import { ndjson } from '../run/ndjson.js';
 import { type RunResult, textThenPath } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
-import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
 
 /** Every seed of one asynchronous configuration. */

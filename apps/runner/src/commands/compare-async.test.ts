@@ -1,6 +1,6 @@
+import type { MeanInterval } from '@ftw/report';
 import { describe, expect, it } from 'vitest';
 import type { AsyncIterationMetrics, AsyncSeedResult } from '../async/train-async-seed.js';
-import type { MeanInterval } from '../stats/mean-interval.js';
 import type { AsyncOutcome, AsyncSummary } from './async-training-run.js';
 import {
   type AsyncComparison,

@@ -1,3 +1,4 @@
+import { formatInterval, type MeanInterval, markdownTable } from '@ftw/report';
 import { ActorCrew } from '../async/actor-crew.js';
 import type { ActorLauncher } from '../async/actor-protocol.js';
 import type { AsyncOptions } from '../async/async-options.js';
@@ -6,12 +7,9 @@ import { trainAsyncSeed } from '../async/train-async-seed.js';
 import type { Progress } from '../cli/progress.js';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
-import { formatInterval } from '../report/format-interval.js';
-import { markdownTable } from '../report/markdown-table.js';
 import { type RunResult, textThenPath } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { SOKOBAN_LEVELS } from '../sokoban/sokoban-scenario.js';
-import type { MeanInterval } from '../stats/mean-interval.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
 import { type AsyncOutcome, type AsyncSummary, summarizeAsync } from './async-training-run.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { tableCells } from '../../test/table-cells.js';
 import { COMPARE_SCENARIOS } from '../config/compare-scenarios.js';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
-import { tableCells } from '../report/testing/table-cells.js';
 import { summarizeSeeds } from '../train/summarize-seeds.js';
 import type { IterationMetrics, SeedResult } from '../train/train-seed.js';
 import { compareCurves, compareFindings, compareTable } from './compare-command.js';

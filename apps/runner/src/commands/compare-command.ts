@@ -1,3 +1,11 @@
+import {
+  type BandPoint,
+  curveBand,
+  formatInterval,
+  learningCurveChart,
+  markdownTable,
+  renderSvg,
+} from '@ftw/report';
 import { Command } from 'commander';
 import { optionWithoutValue, withHelp } from '../cli/help-text.js';
 import { addJobsOption, readJobs } from '../cli/jobs-option.js';
@@ -6,13 +14,8 @@ import { createProgress } from '../cli/progress.js';
 import { UsageError } from '../cli/usage-error.js';
 import { COMPARE_SCENARIOS } from '../config/compare-scenarios.js';
 import { readChoice, readNumber, readSeeds } from '../config/read-value.js';
-import { formatInterval } from '../report/format-interval.js';
-import { learningCurveChart } from '../report/learning-curve-chart.js';
-import { markdownTable } from '../report/markdown-table.js';
-import { renderSvg } from '../report/render-svg.js';
 import { executeRun } from '../run/write-run.js';
 import { SOKOBAN_SCENARIO, SOKOBAN_STEPS } from '../sokoban/sokoban-scenario.js';
-import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment } from '../train/describe-config.js';
 import type { SeedResult } from '../train/train-seed.js';
 import { type CompareOptions, type MethodOutcome, runCompare, type ScenarioOutcome } from './run-compare.js';

@@ -1,15 +1,18 @@
+import {
+  type BandPoint,
+  formatInterval,
+  lastAtOrBefore,
+  learningCurveChart,
+  type MeanInterval,
+  markdownTable,
+  meanInterval,
+  renderSvg,
+} from '@ftw/report';
 import type { Progress } from '../cli/progress.js';
 import type { CompareScenario } from '../config/compare-scenarios.js';
 import type { TrainConfig } from '../config/train-config.js';
-import { formatInterval } from '../report/format-interval.js';
-import { learningCurveChart } from '../report/learning-curve-chart.js';
-import { markdownTable } from '../report/markdown-table.js';
-import { renderSvg } from '../report/render-svg.js';
 import { type RunResult, textThenPath } from '../run/write-run.js';
 import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
-import { lastAtOrBefore } from '../stats/common-step-grid.js';
-import type { BandPoint } from '../stats/curve-band.js';
-import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
 import type { SeedResult } from '../train/train-seed.js';
 import { runCompare, type ScenarioOutcome } from './run-compare.js';

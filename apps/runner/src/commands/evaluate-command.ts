@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { formatInterval, markdownTable, meanInterval } from '@ftw/report';
 import { Command } from 'commander';
 import { optionWithoutValue, withHelp } from '../cli/help-text.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
@@ -6,11 +7,8 @@ import { UsageError } from '../cli/usage-error.js';
 import { readTextFile } from '../config/read-text-file.js';
 import { readInteger } from '../config/read-value.js';
 import { ENVIRONMENTS, type EnvironmentConfig } from '../config/train-config.js';
-import { formatInterval } from '../report/format-interval.js';
-import { markdownTable } from '../report/markdown-table.js';
 import { executeRun, textThenPath } from '../run/write-run.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
-import { meanInterval } from '../stats/mean-interval.js';
 import { createEnvironment } from '../train/create-environment.js';
 import { describeEnvironment, scoreName } from '../train/describe-config.js';
 import { restorePolicy, type SavedPolicy } from '../train/saved-policy.js';

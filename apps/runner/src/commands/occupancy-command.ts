@@ -1,3 +1,4 @@
+import { markdownTable, type OccupancyPoint, occupancyChart, renderSvg } from '@ftw/report';
 import { monteCarloOccupancy, rankOccupancy } from '@ftw/selection';
 import { Command } from 'commander';
 import { withHelp } from '../cli/help-text.js';
@@ -5,9 +6,6 @@ import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { type BatchKeepPair, readPairs } from '../config/read-pairs.js';
 import { MAX_SEED, readInteger } from '../config/read-value.js';
 import { seededStreams } from '../random/seeded-streams.js';
-import { markdownTable } from '../report/markdown-table.js';
-import { type OccupancyPoint, occupancyChart } from '../report/occupancy-chart.js';
-import { renderSvg } from '../report/render-svg.js';
 import { executeRun } from '../run/write-run.js';
 
 /** The resolved configuration of `ftw occupancy`. */

@@ -1,10 +1,10 @@
+import { formatInterval } from '@ftw/report';
 import { Command } from 'commander';
 import { withHelp } from '../cli/help-text.js';
 import { addJobsOption, readJobs } from '../cli/jobs-option.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress } from '../cli/progress.js';
 import { REFERENCE_RESULT, REPRODUCE_CONFIG } from '../config/reproduce-config.js';
-import { formatInterval } from '../report/format-interval.js';
 import { executeRun } from '../run/write-run.js';
 import { describeEnvironment, describeMethod } from '../train/describe-config.js';
 import { runTraining, seedTable, trainingArtifacts } from './training-run.js';

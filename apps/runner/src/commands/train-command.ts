@@ -1,3 +1,4 @@
+import { formatInterval } from '@ftw/report';
 import { Command } from 'commander';
 import { ASYNC_OPTIONS, resolveAsyncOptions } from '../async/async-options.js';
 import { optionWithoutValue, withHelp } from '../cli/help-text.js';
@@ -8,7 +9,6 @@ import { UsageError } from '../cli/usage-error.js';
 import { addOptions, collectOptions } from '../config/option-spec.js';
 import { readConfigFile } from '../config/read-config-file.js';
 import { resolveTrainConfig, TRAIN_OPTIONS } from '../config/train-config.js';
-import { formatInterval } from '../report/format-interval.js';
 import { executeRun, textThenPath } from '../run/write-run.js';
 import { checkSokobanLevels } from '../sokoban/check-sokoban-levels.js';
 import { heldOutLines, heldOutSummary } from '../sokoban/held-out-summary.js';

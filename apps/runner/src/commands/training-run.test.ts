@@ -1,9 +1,8 @@
+import { type BandPoint, meanInterval } from '@ftw/report';
 import { describe, expect, it } from 'vitest';
+import { tableCells } from '../../test/table-cells.js';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
-import { tableCells } from '../report/testing/table-cells.js';
 import { SOKOBAN_LEVELS } from '../sokoban/sokoban-scenario.js';
-import type { BandPoint } from '../stats/curve-band.js';
-import { meanInterval } from '../stats/mean-interval.js';
 import { summarizeSeeds } from '../train/summarize-seeds.js';
 import { type SeedResult, trainSeed } from '../train/train-seed.js';
 import { seedTable, type TrainingOutcome, trainingCurves } from './training-run.js';

@@ -1,13 +1,18 @@
+import {
+  type BandPoint,
+  commonStepGrid,
+  curveBand,
+  formatInterval,
+  lastAtOrBefore,
+  learningCurveChart,
+  markdownTable,
+  renderSvg,
+  sameSteps,
+} from '@ftw/report';
 import type { Progress } from '../cli/progress.js';
 import type { TrainConfig } from '../config/train-config.js';
-import { formatInterval } from '../report/format-interval.js';
-import { learningCurveChart } from '../report/learning-curve-chart.js';
-import { markdownTable } from '../report/markdown-table.js';
-import { renderSvg } from '../report/render-svg.js';
 import { ndjson } from '../run/ndjson.js';
 import type { RunArtifacts } from '../run/write-run.js';
-import { commonStepGrid, lastAtOrBefore, sameSteps } from '../stats/common-step-grid.js';
-import { type BandPoint, curveBand } from '../stats/curve-band.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
 import { type SeedsSummary, summarizeSeeds } from '../train/summarize-seeds.js';
 import type { SeedResult } from '../train/train-seed.js';

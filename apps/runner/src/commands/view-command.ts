@@ -1,9 +1,9 @@
+import { RunFolderError, readRunFolder, reportPage } from '@ftw/report';
 import { Command } from 'commander';
 import { withHelp } from '../cli/help-text.js';
 import { UsageError } from '../cli/usage-error.js';
 import { checkOutputFile, OutputPathError, writeOutputFile } from '../run/output-path.js';
-import { readRunFolder } from '../view/read-run-folder.js';
-import { reportPage } from '../view/report-page.js';
+import { REPORT_OPTIONS } from '../run/report-options.js';
 
 /**
  * `ftw view <run dir>... [--out report.html]`: one self-contained HTML page overlaying the runs given
@@ -36,7 +36,13 @@ export function viewCommand(): Command {
         `--out ${JSON.stringify(o.out)} is not an .html file; name the page, e.g. --out ${JSON.stringify(`${o.out.replace(/\.[^./]*$/, '')}.html`)}`,
       );
     const runs = [];
-    for (const path of paths) runs.push(await readRunFolder(path));
+    for (const path of paths) {
+      try {
+        runs.push(await readRunFolder(path));
+      } catch (error) {
+        throw error instanceof RunFolderError ? new UsageError(error.message) : error;
+      }
+    }
     for (const notice of runs.flatMap((r) => r.notices ?? []))
       process.stderr.write(`ftw view: warning: ${notice}\n`);
     const names = runs.map((r) => r.name);
@@ -46,7 +52,7 @@ export function viewCommand(): Command {
         `runs must have distinct folder names (the legend tells them apart by name), got ${JSON.stringify(twice[0])} twice`,
       );
     }
-    const html = reportPage(runs);
+    const html = reportPage(runs, REPORT_OPTIONS);
     await writeOutputFile(where, html, o.force);
     if (!o.quiet) {
       process.stdout.write(

@@ -1,5 +1,5 @@
 import type { DatasetManifest } from '@ftw/agent-data';
-import { markdownTable } from '../report/markdown-table.js';
+import { markdownTable } from '@ftw/report';
 
 const percent = (x: number): string => `${(100 * x).toFixed(1)}%`;
 const number = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(2));

@@ -1,11 +1,10 @@
 import { basename } from 'node:path';
+import { type RunData, reportPage, VIEWABLE_COMMANDS } from '@ftw/report';
 import type { OutputOptions } from '../cli/output-options.js';
-import { VIEWABLE_COMMANDS } from '../view/read-run-folder.js';
-import { reportPage } from '../view/report-page.js';
-import type { RunData } from '../view/run-data.js';
 import { runInterruptTasks } from './interrupt-tasks.js';
 import { ndjsonChunks } from './ndjson.js';
 import { provenance } from './provenance.js';
+import { REPORT_OPTIONS } from './report-options.js';
 import { RunDirectory } from './run-directory.js';
 
 /** What a command produces; {@link writeRun} lays it out in `runs/<name>/`. */
@@ -99,7 +98,7 @@ export function openRun(output: OutputOptions, command: string): OpenRun {
         write('report.md', artifacts.report);
         if ((VIEWABLE_COMMANDS as readonly string[]).includes(command)) {
           const run = { name: basename(dir.path), config, metrics: artifacts.metrics as RunData['metrics'] };
-          write('report.html', reportPage([{ ...run, summary: artifacts.summary }]));
+          write('report.html', reportPage([{ ...run, summary: artifacts.summary }], REPORT_OPTIONS));
         }
         for (const [file, content] of Object.entries(artifacts.files)) write(file, content);
         await Promise.all(pending);

@@ -1,6 +1,5 @@
+import { formatInterval, type MeanInterval, meanInterval } from '@ftw/report';
 import { type SuccessInterval, wilsonInterval } from '@ftw/sokoban';
-import { formatInterval } from '../report/format-interval.js';
-import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
 import type { SeedResult } from '../train/train-seed.js';
 
 /** Held-out greedy success at the end of a run on `levels` levels: per seed, and the mean over seeds. */

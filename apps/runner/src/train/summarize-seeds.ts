@@ -1,4 +1,4 @@
-import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
+import { type MeanInterval, meanInterval } from '@ftw/report';
 import type { SeedResult } from './train-seed.js';
 
 /** Seed-level outcomes and their means with 95% confidence intervals. */

@@ -1,5 +1,5 @@
-import { formatInterval } from '../report/format-interval.js';
-import { type MeanInterval, meanInterval } from '../stats/mean-interval.js';
+import { formatInterval } from './format-interval.js';
+import { type MeanInterval, meanInterval } from './mean-interval.js';
 import { metricLabel } from './metric-label.js';
 import type { RunData } from './run-data.js';
 

@@ -1,9 +1,8 @@
-import { COMMON_GRID_POINTS, commonStepGrid, lastAtOrBefore, sameSteps } from '../stats/common-step-grid.js';
-import { seedBand } from '../stats/seed-band.js';
-import { describeEnvironment } from '../train/describe-config.js';
+import { COMMON_GRID_POINTS, commonStepGrid, lastAtOrBefore, sameSteps } from './common-step-grid.js';
 import { metricLabel, sortMetrics } from './metric-label.js';
 import { minMaxBuckets } from './min-max-buckets.js';
 import type { RunData } from './run-data.js';
+import { seedBand } from './seed-band.js';
 import { type SummaryTable, summaryTables } from './summary-tables.js';
 
 /** One drawn curve: a seed's curve, or a group's mean with its 95% band (`s` null). */
@@ -174,13 +173,27 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-function environmentLabel(environment: unknown): string {
+/** Options of {@link viewModel} and `reportPage`. */
+export interface ViewModelOptions {
+  /**
+   * Names a run's environment (its configuration's `environment` object) in section titles and notices,
+   * e.g. `Gaussian bandit, means 1, 0.3, sd 0.2`. An exception, a non-string or a text containing
+   * `undefined` (a kind it does not know) falls back to the default.
+   *
+   * @defaultValue the environment's fields, `kind` first as it is, e.g. `gaussian, means 1, 0.3, sds 0.2, 0.2`
+   */
+  readonly describeEnvironment?: (environment: Readonly<Record<string, unknown>>) => string;
+}
+
+function environmentLabel(environment: unknown, options: ViewModelOptions): string {
   if (!isRecord(environment)) return 'unknown environment';
-  try {
-    const text = describeEnvironment(environment as never) as unknown;
-    if (typeof text === 'string' && !text.includes('undefined')) return text;
-  } catch {
-    // An environment kind this runner does not describe: fall back to its fields.
+  if (options.describeEnvironment !== undefined) {
+    try {
+      const text = options.describeEnvironment(environment) as unknown;
+      if (typeof text === 'string' && !text.includes('undefined')) return text;
+    } catch {
+      // An environment kind the caller does not describe: fall back to its fields.
+    }
   }
   return Object.entries(environment)
     .map(([k, v]) => (k === 'kind' ? String(v) : `${k} ${Array.isArray(v) ? v.join(', ') : canonical(v)}`))
@@ -316,7 +329,11 @@ function sameStrings(
  * pass: the group and the seed's series are looked up again only when a row's strings or seed differ from
  * the previous row's (rows come seed by seed).
  */
-function collectGroups(runs: readonly RunData[], metricKeys: Set<string>): Group[] {
+function collectGroups(
+  runs: readonly RunData[],
+  metricKeys: Set<string>,
+  options: ViewModelOptions,
+): Group[] {
   const groups: Group[] = [];
   const dotted = new Map<string, Map<string, string>>();
   for (const run of runs) {
@@ -344,7 +361,7 @@ function collectGroups(runs: readonly RunData[], metricKeys: Set<string>): Group
               strings['method'] ??
               (typeof config['method'] === 'string' ? config['method'] : String(run.config['command'])),
             environmentKey: canonical(environment ?? null),
-            environmentLabel: environmentLabel(environment),
+            environmentLabel: environmentLabel(environment, options),
             seeds: new Map(),
           };
           byKey.set(key, group);
@@ -505,16 +522,19 @@ function figure1Defaults(groups: readonly Group[]): ViewModel['figure1'] {
  * a light page. Also the summary tables, the configuration keys that differ and what could not be compared.
  *
  * @param runs - the runs, already read and checked (see `readRunFolder`)
+ * @param options - how to name environments (see {@link ViewModelOptions})
  * @returns the page's model (plain JSON)
+ * @throws nothing of its own: the runs' rows were checked by `readRunFolder` (numeric seed, iteration and
+ *   samples); other fields are drawn when numeric and left out otherwise
  * @example
  * ```ts
  * const model = viewModel([await readRunFolder('runs/reproduce')]);
  * model.environments[0].charts.map((c) => c.metric); // ['optimalProbability', 'reward', 'regret', …]
  * ```
  */
-export function viewModel(runs: readonly RunData[]): ViewModel {
+export function viewModel(runs: readonly RunData[], options: ViewModelOptions = {}): ViewModel {
   const metricKeys = new Set<string>();
-  const groups = collectGroups(runs, metricKeys);
+  const groups = collectGroups(runs, metricKeys, options);
   const notes = new Set<string>();
   const labels = groups.map((g) => {
     const parts = [g.run.name];

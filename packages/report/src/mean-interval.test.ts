@@ -1,5 +1,5 @@
+import { seededStreams } from '@ftw/internal/seeded-streams';
 import { describe, expect, it } from 'vitest';
-import { seededStreams } from '../random/seeded-streams.js';
 import { meanInterval } from './mean-interval.js';
 
 describe('meanInterval', () => {

@@ -1,5 +1,5 @@
-import type { BandPoint } from '../stats/curve-band.js';
 import type { ChartSpec } from './chart-spec.js';
+import type { BandPoint } from './curve-band.js';
 
 /** Options of {@link learningCurveChart}. */
 export interface LearningCurveOptions {

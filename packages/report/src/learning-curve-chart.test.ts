@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { curveBand } from '../stats/curve-band.js';
+import { curveBand } from './curve-band.js';
 import { learningCurveChart } from './learning-curve-chart.js';
 
 describe('learningCurveChart', () => {

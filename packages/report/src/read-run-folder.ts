@@ -1,9 +1,8 @@
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { UsageError } from '../cli/usage-error.js';
-import { readTextFile } from '../config/read-text-file.js';
 import type { RunData } from './run-data.js';
+import { RunFolderError } from './run-folder-error.js';
 
 /** Commands whose runs have learning curves. */
 export const VIEWABLE_COMMANDS = ['train', 'compare', 'reproduce'] as const;
@@ -11,19 +10,28 @@ export const VIEWABLE_COMMANDS = ['train', 'compare', 'reproduce'] as const;
 const REQUIRED_FIELDS = ['seed', 'iteration', 'samples'] as const;
 const BYTE_ORDER_MARK = 0xfeff;
 
+/**
+ * A file's text as UTF-8 without the byte-order mark some editors write at its start (Windows Notepad,
+ * PowerShell's `Out-File`), which `JSON.parse` would otherwise refuse.
+ */
+function readTextFile(path: string): string {
+  const text = readFileSync(path, 'utf8');
+  return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
+}
+
 function readJson(path: string, file: string): unknown {
   let text: string;
   try {
     text = readTextFile(join(path, file));
   } catch {
-    throw new UsageError(
+    throw new RunFolderError(
       `${path} is not an ftw run: it has no ${file} (a run folder holds config.json, metrics.ndjson and summary.json, as written by ftw train, compare or reproduce)`,
     );
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new UsageError(`${join(path, file)} is not valid JSON: ${(error as Error).message}`);
+    throw new RunFolderError(`${join(path, file)} is not valid JSON: ${(error as Error).message}`);
   }
 }
 
@@ -33,16 +41,16 @@ function readJson(path: string, file: string): unknown {
  * @param row - the parsed line
  * @param where - file and line number for the message
  * @returns the row
- * @throws {@link UsageError} when it is not an object with numeric seed, iteration and samples
+ * @throws {@link RunFolderError} when it is not an object with numeric seed, iteration and samples
  */
-export function checkMetricRow(row: unknown, where: string): Record<string, unknown> {
+function checkMetricRow(row: unknown, where: string): Record<string, unknown> {
   if (typeof row !== 'object' || row === null || Array.isArray(row)) {
-    throw new UsageError(`${where} must be a JSON object, got ${JSON.stringify(row)?.slice(0, 80)}`);
+    throw new RunFolderError(`${where} must be a JSON object, got ${JSON.stringify(row)?.slice(0, 80)}`);
   }
   const record = row as Record<string, unknown>;
   for (const field of REQUIRED_FIELDS) {
     if (typeof record[field] !== 'number' || !Number.isFinite(record[field])) {
-      throw new UsageError(
+      throw new RunFolderError(
         `${where} has no numeric "${field}" field (got ${JSON.stringify(record[field]) ?? 'nothing'}): the run was written by an older ftw, whose metrics did not record seed, iteration and environment steps (samples) on every line; run it again with this version`,
       );
     }
@@ -57,7 +65,7 @@ export function checkMetricRow(row: unknown, where: string): Record<string, unkn
  *
  * @param path - the run's folder
  * @returns the run, named after its folder
- * @throws {@link UsageError} (exit code 2) naming the folder and what is wrong: not a folder, not a run
+ * @throws {@link RunFolderError} naming the folder and what is wrong: not a folder, not a run
  * (no config.json, metrics.ndjson or summary.json), a run of another command (occupancy: no curves), a run
  * of an older format (no command in config.json, metric lines without seed/iteration/samples), bad JSON
  * (with its line number), or no metrics at all. A last line cut short (not JSON, and no line end after
@@ -73,24 +81,24 @@ export async function readRunFolder(path: string): Promise<RunData> {
   try {
     isDirectory = statSync(absolute).isDirectory();
   } catch {
-    throw new UsageError(`run folder ${JSON.stringify(path)} does not exist`);
+    throw new RunFolderError(`run folder ${JSON.stringify(path)} does not exist`);
   }
   if (!isDirectory)
-    throw new UsageError(`${JSON.stringify(path)} is not a folder (ftw view takes run folders)`);
+    throw new RunFolderError(`${JSON.stringify(path)} is not a folder (ftw view takes run folders)`);
   const config = readJson(path, 'config.json');
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-    throw new UsageError(
+    throw new RunFolderError(
       `${join(path, 'config.json')} must hold a JSON object, got ${JSON.stringify(config)?.slice(0, 80)}`,
     );
   }
   const command = (config as Record<string, unknown>)['command'];
   if (command === undefined) {
-    throw new UsageError(
+    throw new RunFolderError(
       `${path} was written by an older ftw: its config.json has no "command" field; run it again with this version`,
     );
   }
   if (!(VIEWABLE_COMMANDS as readonly unknown[]).includes(command)) {
-    throw new UsageError(
+    throw new RunFolderError(
       `${path} is a run of "ftw ${String(command)}", which has no learning curves; ftw view shows runs of ${VIEWABLE_COMMANDS.join(', ')}`,
     );
   }
@@ -99,7 +107,7 @@ export async function readRunFolder(path: string): Promise<RunData> {
   try {
     statSync(file);
   } catch {
-    throw new UsageError(`${path} is not a finished ftw run: it has no metrics.ndjson`);
+    throw new RunFolderError(`${path} is not a finished ftw run: it has no metrics.ndjson`);
   }
   const metrics: Record<string, unknown>[] = [];
   const lines = createInterface({
@@ -110,8 +118,8 @@ export async function readRunFolder(path: string): Promise<RunData> {
   // A line that is not JSON: an error, unless it is the last line and has no line end (a run killed while
   // writing it), which is reported and left out.
   let cut: { number: number; error: Error } | undefined;
-  const notJson = ({ number, error }: { number: number; error: Error }): UsageError =>
-    new UsageError(`${file} line ${number} is not valid JSON: ${error.message}`);
+  const notJson = ({ number, error }: { number: number; error: Error }): RunFolderError =>
+    new RunFolderError(`${file} line ${number} is not valid JSON: ${error.message}`);
   for await (const raw of lines) {
     number++;
     const line = number === 1 && raw.charCodeAt(0) === BYTE_ORDER_MARK ? raw.slice(1) : raw;
@@ -133,7 +141,7 @@ export async function readRunFolder(path: string): Promise<RunData> {
       `${basename(absolute)}: the last line of metrics.ndjson (line ${cut.number}) is cut short, as when a run is killed while writing; the ${metrics.length} complete lines are drawn`,
     );
   }
-  if (metrics.length === 0) throw new UsageError(`${file} is empty: the run recorded no iteration`);
+  if (metrics.length === 0) throw new RunFolderError(`${file} is empty: the run recorded no iteration`);
   return {
     name: basename(absolute),
     config: config as Record<string, unknown>,

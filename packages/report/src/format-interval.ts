@@ -1,4 +1,4 @@
-import type { MeanInterval } from '../stats/mean-interval.js';
+import type { MeanInterval } from './mean-interval.js';
 
 /**
  * Formats a mean with its confidence interval as `mean ± half-width` with a fixed number of decimals.

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { meanInterval } from '../stats/mean-interval.js';
+import { meanInterval } from './mean-interval.js';
 import type { RunData } from './run-data.js';
 import { viewModel } from './view-model.js';
 
@@ -227,13 +227,26 @@ describe('viewModel', () => {
       ['cmp · g · ftw-sampled', 'ftw-sampled', 1],
       ['cmp · g · ppo', 'ppo', 1],
     ]);
+    // Without a describeEnvironment option, an environment is named by its fields.
     expect(model.environments.map((e) => e.label)).toEqual([
-      'Bernoulli bandit, success probabilities 0.2, 0.8',
-      'Gaussian bandit, means 1, 0.3, sd 0.2',
+      'bernoulli, probs 0.2, 0.8',
+      'gaussian, means 1, 0.3, sds 0.2, 0.2',
     ]);
     expect(model.notices[0]).toMatch(
-      /2 different environments.*1\. Bernoulli bandit, success probabilities 0\.2, 0\.8: t; 2\. Gaussian.*: cmp\)\.$/,
+      /2 different environments.*1\. bernoulli, probs 0\.2, 0\.8: t; 2\. gaussian.*: cmp\)\.$/,
     );
+    // With one, by its text, except where it throws or names something `undefined` (a kind it does not know).
+    const named = (describe: (env: Readonly<Record<string, unknown>>) => string): string[] =>
+      viewModel([trainRun('t', 2, 3, () => 0.5), compare], {
+        describeEnvironment: describe,
+      }).environments.map((e) => e.label);
+    expect(named((env) => `${String(env['kind'])} bandit`)).toEqual(['bernoulli bandit', 'gaussian bandit']);
+    expect(
+      named((env) => {
+        if (env['kind'] === 'gaussian') throw new Error('unknown kind');
+        return `Bernoulli bandit, p ${String(env['sds'])}`;
+      }),
+    ).toEqual(['bernoulli, probs 0.2, 0.8', 'gaussian, means 1, 0.3, sds 0.2, 0.2']);
     const summary = model.environments[1]!.tables[0]!;
     expect(summary.columns).toEqual(['run', 'mean reward']);
     expect(summary.rows).toEqual([

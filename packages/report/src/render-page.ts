@@ -1,4 +1,4 @@
-import { escapeMarkup } from '../report/escape-markup.js';
+import { escapeMarkup } from './escape-markup.js';
 import type { PageAssets } from './page-assets.js';
 import type { SummaryTable } from './summary-tables.js';
 import type { ViewModel } from './view-model.js';
