@@ -60,3 +60,14 @@ describe('lastAtOrBefore', () => {
     expect([...lastAtOrBefore([], [1, 2])]).toEqual([-1, -1]);
   });
 });
+
+describe('commonStepGrid on bad input', () => {
+  it('rejects no grid and an empty grid', () => {
+    expect(() => commonStepGrid([])).toThrow(
+      new RangeError('grids must be one or more non-empty arrays, got none'),
+    );
+    expect(() => commonStepGrid([[1, 2], []])).toThrow(
+      new RangeError('grids must be one or more non-empty arrays, got lengths 2, 0'),
+    );
+  });
+});

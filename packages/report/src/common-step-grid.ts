@@ -1,4 +1,11 @@
-/** Points of the common grid on which seeds that do not share their environment steps are averaged. */
+/**
+ * Points of the common grid on which seeds that do not share their environment steps are averaged.
+ *
+ * @example
+ * ```ts
+ * commonStepGrid([[3, 5, 9], [2, 6, 10]]).length === COMMON_GRID_POINTS; // true
+ * ```
+ */
 export const COMMON_GRID_POINTS = 1_000;
 
 /**
@@ -6,7 +13,8 @@ export const COMMON_GRID_POINTS = 1_000;
  * seeds whose episodes differ in length, such as Sokoban's, do not share them).
  *
  * @param grids - each seed's step count after each iteration, ascending
- * @returns true when all grids are equal, element by element
+ * @returns true when all grids are equal, element by element (true for no grid)
+ * @throws never: any arrays are compared
  * @example
  * ```ts
  * sameSteps([[1, 2], [1, 2]]); // true
@@ -26,6 +34,7 @@ export function sameSteps(grids: readonly (readonly number[])[]): boolean {
  *
  * @param grids - each seed's step count after each iteration, ascending, none empty
  * @returns the grid, ascending
+ * @throws RangeError when there is no grid or a grid is empty
  * @example
  * ```ts
  * const grid = commonStepGrid([[3, 5, 9], [2, 6, 10]]);
@@ -34,6 +43,11 @@ export function sameSteps(grids: readonly (readonly number[])[]): boolean {
  * ```
  */
 export function commonStepGrid(grids: readonly (readonly number[])[]): number[] {
+  if (grids.length === 0 || grids.some((g) => g.length === 0)) {
+    throw new RangeError(
+      `grids must be one or more non-empty arrays, got ${grids.length === 0 ? 'none' : `lengths ${grids.map((g) => g.length).join(', ')}`}`,
+    );
+  }
   const from = Math.max(...grids.map((g) => g[0]!));
   const to = Math.min(...grids.map((g) => g[g.length - 1]!));
   const points = to > from ? COMMON_GRID_POINTS : 1;
@@ -48,6 +62,7 @@ export function commonStepGrid(grids: readonly (readonly number[])[]): number[] 
  * @param steps - the seed's step count after each iteration, ascending
  * @param grid - the grid's steps, ascending
  * @returns per grid point the index into `steps`, or −1 before the seed's first iteration
+ * @throws never: the inputs are assumed ascending (unsorted ones give indices that mean nothing)
  * @example
  * ```ts
  * lastAtOrBefore([3, 5, 9], [2, 3, 4, 9, 12]); // Int32Array [-1, 0, 0, 2, 2]

@@ -4,6 +4,7 @@
  *
  * @param text - any text
  * @returns the text, safe inside an element or a single- or double-quoted attribute
+ * @throws never: every string is escaped
  * @example
  * ```ts
  * escapeMarkup(`P(a*) < 1 & "x"`); // 'P(a*) &lt; 1 &amp; &quot;x&quot;'

@@ -6,6 +6,7 @@ import type { MeanInterval } from './mean-interval.js';
  * @param interval - the mean and half-width (see `meanInterval`)
  * @param digits - decimals to print
  * @returns e.g. `0.968 ± 0.004`; the mean alone when there was one value
+ * @throws RangeError from `Number.prototype.toFixed` when digits is outside [0, 100]
  * @example
  * ```ts
  * formatInterval({ n: 3, mean: 0.96796, halfWidth: 0.00123, sd: 0.0005 }, 3); // '0.968 ± 0.001'

@@ -24,3 +24,12 @@ describe('logGamma', () => {
     expect(Math.abs(logGamma(x + 1) - logGamma(x) - Math.log(x))).toBeLessThanOrEqual(1e-13 * scale);
   });
 });
+
+describe('logGamma on bad input', () => {
+  it('rejects x ≤ 0, NaN and Infinity, naming x and the value', () => {
+    expect(() => logGamma(0)).toThrow(new RangeError('x must be a finite number > 0, got 0'));
+    expect(() => logGamma(-1.5)).toThrow(new RangeError('x must be a finite number > 0, got -1.5'));
+    expect(() => logGamma(Number.NaN)).toThrow(new RangeError('x must be a finite number > 0, got NaN'));
+    expect(() => logGamma(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  });
+});

@@ -10,14 +10,16 @@ const LANCZOS = [
  * Reference: C. Lanczos, "A precision approximation of the gamma function", SIAM J. Numer. Anal. B 1
  * (1964); coefficients as in Numerical Recipes §6.1.
  *
- * @param x - a positive number
+ * @param x - a positive finite number
  * @returns ln Γ(x)
+ * @throws RangeError when x is not a finite number > 0
  * @example
  * ```ts
  * logGamma(5); // 3.1780538303479458 (ln 24)
  * ```
  */
 export function logGamma(x: number): number {
+  if (!(x > 0 && Number.isFinite(x))) throw new RangeError(`x must be a finite number > 0, got ${x}`);
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
   const z = x - 1;
   let sum = LANCZOS[0]!;

@@ -26,3 +26,10 @@ describe('occupancyChart', () => {
     ]);
   });
 });
+
+describe('occupancyChart on bad input', () => {
+  it('rejects a pool size that is not an integer ≥ 1', () => {
+    expect(() => occupancyChart(0, [], 10)).toThrow(new RangeError('n must be an integer ≥ 1, got 0'));
+    expect(() => occupancyChart(2.5, [], 10)).toThrow(new RangeError('n must be an integer ≥ 1, got 2.5'));
+  });
+});

@@ -20,6 +20,7 @@ export interface OccupancyPoint {
  * @param points - the curves' points, all ranks of every pair, grouped by pair
  * @param draws - Monte Carlo minibatches per pair (for the subtitle)
  * @returns the chart's specification
+ * @throws RangeError when n is not an integer ≥ 1
  * @example
  * ```ts
  * renderSvg(occupancyChart(128, [{ pair: 'C=4, K=1', rank: 1, exact: 0.03125, monteCarlo: 0.0311 }], 100000));
@@ -27,6 +28,7 @@ export interface OccupancyPoint {
  * ```
  */
 export function occupancyChart(n: number, points: readonly OccupancyPoint[], draws: number): ChartSpec {
+  if (!(Number.isInteger(n) && n >= 1)) throw new RangeError(`n must be an integer ≥ 1, got ${n}`);
   const byPair = new Map<string, { x: number[]; exact: number[]; dots: (number | null)[] }>();
   for (const p of points) {
     let pair = byPair.get(p.pair);

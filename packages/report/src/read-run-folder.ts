@@ -4,7 +4,14 @@ import { createInterface } from 'node:readline';
 import type { RunData } from './run-data.js';
 import { RunFolderError } from './run-folder-error.js';
 
-/** Commands whose runs have learning curves. */
+/**
+ * The `ftw` commands whose run folders have learning curves: those {@link readRunFolder} reads.
+ *
+ * @example
+ * ```ts
+ * VIEWABLE_COMMANDS.includes('occupancy' as never); // false
+ * ```
+ */
 export const VIEWABLE_COMMANDS = ['train', 'compare', 'reproduce'] as const;
 
 const REQUIRED_FIELDS = ['seed', 'iteration', 'samples'] as const;

@@ -81,6 +81,7 @@ code { background: var(--panel); padding: 0 3px; border-radius: 3px; }
  * @param model - what to show (see {@link viewModel})
  * @param assets - the inlined scripts (see {@link pageAssets})
  * @returns the HTML text
+ * @throws never: every text of the model is escaped, and its JSON cannot end the data script early
  * @example
  * ```ts
  * writeFileSync('report.html', renderPage(viewModel(runs), pageAssets()));

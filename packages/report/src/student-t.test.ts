@@ -96,3 +96,12 @@ describe('studentTCdf', () => {
     }
   });
 });
+
+describe('studentTCdf on bad input', () => {
+  it('rejects a NaN point and degrees of freedom that are not finite and > 0', () => {
+    expect(() => studentTCdf(Number.NaN, 3)).toThrow(new RangeError('t must be a number, got NaN'));
+    expect(() => studentTCdf(1, 0)).toThrow(new RangeError('df must be a finite number > 0, got 0'));
+    expect(() => studentTCdf(1, Number.POSITIVE_INFINITY)).toThrow(RangeError);
+    expect(studentTCdf(Number.NEGATIVE_INFINITY, 3)).toBe(0);
+  });
+});

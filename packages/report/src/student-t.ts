@@ -68,15 +68,18 @@ function incompleteBeta(x: number, a: number, b: number): number {
  *
  * F(t) = 1 − ½ I_{ν/(ν+t²)}(ν/2, ½) for t ≥ 0, and F(−t) = 1 − F(t).
  *
- * @param t - the point
- * @param df - degrees of freedom ν > 0 (assumed valid)
+ * @param t - the point (±Infinity allowed)
+ * @param df - degrees of freedom ν > 0
  * @returns P(T ≤ t)
+ * @throws RangeError when t is NaN or df is not a finite number > 0
  * @example
  * ```ts
  * studentTCdf(12.706204736174707, 1); // ≈ 0.975
  * ```
  */
 export function studentTCdf(t: number, df: number): number {
+  if (Number.isNaN(t)) throw new RangeError(`t must be a number, got ${t}`);
+  if (!(df > 0 && Number.isFinite(df))) throw new RangeError(`df must be a finite number > 0, got ${df}`);
   const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
   return t >= 0 ? 1 - tail : tail;
 }
