@@ -95,6 +95,7 @@ export class RedisLearner {
   readonly #publisher: PolicyPublisher;
   readonly #waitMs: number;
   readonly #rollouts: number;
+  readonly #name: string;
   #version = 0;
   #started = 0;
   #arrived = 0;
@@ -107,6 +108,7 @@ export class RedisLearner {
     this.#publisher = new PolicyPublisher(pool, options.codec);
     this.#waitMs = (options.waitSeconds ?? 600) * 1000;
     this.#rollouts = options.rollouts;
+    this.#name = options.name;
   }
 
   /**
@@ -191,7 +193,7 @@ export class RedisLearner {
         if (this.#started === 0) this.#started = performance.now();
       } else if (Date.now() - this.#arrived > this.#waitMs) {
         throw new ActorsLostError(
-          `no episode arrived for ${this.#waitMs / 1000} s: no actor is pushing to the pool`,
+          `no episode arrived in pool ${this.#name} for ${this.#waitMs / 1000} s: no actor is pushing to it`,
         );
       }
       const size = this.mirror.pool.size;

@@ -1,4 +1,4 @@
-import { ActorCrew } from '../async/actor-crew.js';
+import { ActorCrew } from '@ftw/actors';
 import type { ActorLauncher } from '../async/actor-protocol.js';
 import type { AsyncOptions } from '../async/async-options.js';
 import { cliLauncher, type RedisSeedResult, redisForRun, trainRedisSeed } from '../async/redis-training.js';
