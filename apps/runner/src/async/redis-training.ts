@@ -191,7 +191,7 @@ export async function trainRedisSeed(
     codec: travel.codec(),
     waitSeconds: options.wait ?? DEFAULT_WAIT_SECONDS,
   }).catch((error: unknown) => {
-    throw error instanceof ActorsError ? new UsageError(error.message) : error;
+    throw error instanceof ActorsError ? new UsageError(error.message, { helpHint: false }) : error;
   });
   const { pool, mirror } = learner;
   // Counted, so that each update's metrics say where in the stream its selection starts.
