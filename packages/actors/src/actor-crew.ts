@@ -1,4 +1,17 @@
-import type { ChildProcess } from 'node:child_process';
+/**
+ * What a crew needs of an actor process (a `ChildProcess` of `node:child_process` started with an IPC
+ * channel fits), so that these types need no Node type declarations.
+ */
+export interface ActorProcess {
+  /** Whether its IPC channel is open. */
+  readonly connected: boolean;
+  /** Its exit code once it exited, else null. */
+  readonly exitCode: number | null;
+  /** The signal that ended it, else null. */
+  readonly signalCode: string | null;
+  kill(signal: 'SIGKILL'): boolean;
+  send(message: unknown, callback: (error: Error | null) => void): boolean;
+}
 
 /** What a crew sends an actor process that already runs: its next task. */
 export interface CrewMessage<T> {
@@ -19,16 +32,16 @@ export interface CrewMessage<T> {
  * crew.stop();
  * ```
  */
-export class ActorCrew<T> {
-  readonly #launch: (task: T) => ChildProcess;
-  #children: ChildProcess[] = [];
+export class ActorCrew<T, P extends ActorProcess = ActorProcess> {
+  readonly #launch: (task: T) => P;
+  #children: P[] = [];
   #launched = false;
   readonly #kill = (): void => {
     for (const child of this.#children) child.kill('SIGKILL');
   };
 
   /** @param launch - how an actor process starts with its first task */
-  constructor(launch: (task: T) => ChildProcess) {
+  constructor(launch: (task: T) => P) {
     this.#launch = launch;
   }
 
@@ -39,7 +52,7 @@ export class ActorCrew<T> {
    * @returns the actor processes
    * @throws RangeError when the number of tasks changed
    */
-  assign(tasks: readonly T[]): readonly ChildProcess[] {
+  assign(tasks: readonly T[]): readonly P[] {
     if (this.#launched && tasks.length !== this.#children.length) {
       throw new RangeError(`tasks must be one per actor (${this.#children.length}), got ${tasks.length}`);
     }

@@ -1,4 +1,4 @@
-export { ActorCrew, type CrewMessage } from './actor-crew.js';
+export { ActorCrew, type ActorProcess, type CrewMessage } from './actor-crew.js';
 export { ActorsError, type ActorsErrorCode } from './actors-error.js';
 export { BehaviourCheck, type BehaviourCheckResult } from './behaviour-check.js';
 export {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import {
   ActorCrew,
   ActorsError,
@@ -71,15 +71,9 @@ export interface RedisSeedResult extends AsyncSeedResult {
    * Stream entries the learner skipped: malformed, or (Sokoban) without one valid position name per step.
    */
   readonly malformed: number;
-  /**
-   * The learner's check that actors act with the policy it published: every step taken with the learner's
-   * current version is scored again by the learner's own policy, and the largest |log π(a|o) − log q(a|o)|
-   * between its log-probability and the one the actor recorded is kept. The same parameters, position and
-   * arithmetic give the same number, so anything above 0 means an actor read another row, other features
-   * or another version than the learner holds ({@link BehaviourCheck}).
-   */
+  /** The learner's check that actors act with the policy it published (`@ftw/actors`' `BehaviourCheck`). */
   readonly behaviourCheck: BehaviourCheckResult;
-  /** How the learner published its versions: snapshots, deltas and their bytes (see {@link PolicyPublisher}). */
+  /** How the learner published its versions: snapshots, deltas and their bytes (`@ftw/actors`' `PolicyPublisher`). */
   readonly published: PublishedBytes;
 }
 
@@ -128,41 +122,37 @@ function redisLearner(
 
 /**
  * One seed of real asynchronous training over Redis: `actors` actor processes push whole episodes to a
- * pool; this process is the learner. Each iteration it waits for at least `rollouts` new episodes, read
- * with a {@link PoolMirror}, takes an update from the pool's sample-to-insert rate limiter (one update
- * per `rollouts` inserts, tolerance 1, so the actors run at most about one iteration ahead), updates with
- * the configured method on those episodes (FTW selecting from the mirror's pool itself), and publishes the
- * new policy. Each metrics row records where its update replays from ({@link UpdateReplay}). With
- * `--env sokoban` the actors send positions by name and the mirror numbers them as it reads them
- * ({@link learnerTrajectory}); a tabular policy is then
- * published with the name of each row, as the rows each update moved once a first snapshot is out
- * ({@link PolicyPublisher}). Before each update the learner scores
- * again every arrived step taken with its current version (`behaviourCheck`).
- * Not reproducible bit for bit (the interleaving of processes decides which versions act); the
- * deterministic simulation is {@link trainAsyncSeed}.
+ * pool; this process is the learner, an `@ftw/actors` `RedisLearner` (the pool's rate limiter keeps the
+ * actors about one iteration ahead; FTW selects from its mirror). How the policy and the observations
+ * travel is {@link redisPolicy}'s. Each metrics row records where its update replays from
+ * ({@link UpdateReplay}); `behaviourCheck` compares every arrived step of the learner's current version
+ * with the log-probability its actor recorded. Not reproducible bit for bit (the interleaving of processes
+ * decides which versions act); the deterministic simulation is {@link trainAsyncSeed}.
+ *
+ * The pool carries notes for actors that join from elsewhere (`ftw actor`, {@link runRemoteActor}): the
+ * run id and policy architecture, the task (configuration, options without the Redis password, seed), the
+ * state (`running`, then `done`, `failed`, or `interrupted` when the learner's process is stopped by SIGINT
+ * or SIGTERM) and, before `done`, the pool of the next seed. Its own actor processes end with it.
  *
  * @param config - the configuration
  * @param options - actors, hot-loading, importance weighting, horizon
  * @param seed - the seed (environments, actions and selection derive from it)
  * @param url - the Redis server
- * The pool carries notes for actors that join from elsewhere (`ftw actor`, {@link runRemoteActor}): the
- * task (configuration, options without the Redis password, seed), the state (`running`, then `done`,
- * `failed`, or `interrupted` when the learner's process is stopped by SIGINT or SIGTERM) and, before
- * `done`, the pool of the next seed. The learner's own actor processes end with it, however it ends.
- *
- * @param actors - how this seed's actor processes start, or the run's {@link ActorCrew}, whose processes
+ * @param actors - how this seed's actor processes start, or the run's `ActorCrew`, whose processes
  *   move to this seed's pool (and are left running at the end)
  * @param onIteration - progress
  * @param pools - this seed's pool name and the next seed's ('' after the last); by default a fresh name
- *   and ''
+ *   and ''; the run id is the name without its `-seed<n>` suffix
  * @returns the metrics, the throughput, the entries skipped and the behaviour check
+ * @throws UsageError when the pool belongs to another run; ActorsLostError when an actor process exits or
+ *   no episode arrives for `--wait` seconds; RedisPoolError
  */
 export async function trainRedisSeed(
   config: TrainConfig,
   options: AsyncOptions,
   seed: number,
   url: string,
-  actors: ActorLauncher | ActorCrew<ActorTask> = cliLauncher,
+  actors: ActorLauncher | ActorCrew<ActorTask, ChildProcess> = cliLauncher,
   onIteration?: () => void,
   pools: { readonly name: string; readonly next: string } = {
     name: `ftw-${process.pid}-${Date.now().toString(36)}-seed${seed}`,
