@@ -4,7 +4,7 @@
  * change with it.
  */
 
-export { PolicyPublisher } from '@ftw/actors';
+export { KeyedPolicyReader, keyedCodec, PolicyPublisher } from '@ftw/actors';
 export {
   ActionDistribution,
   createOptimizer,
@@ -15,8 +15,6 @@ export {
   stepsBlocksOnly,
   TabularPolicy,
 } from '@ftw/trainer';
-export { keyedCodec } from './async/keyed-codec.js';
-export { KeyedPolicyReader } from './async/keyed-policy.js';
 export { COMPARE_SCENARIOS } from './config/compare-scenarios.js';
 export { REPRODUCE_CONFIG } from './config/reproduce-config.js';
 export { seededStreams } from './random/seeded-streams.js';

@@ -1,6 +1,8 @@
 export { ActorCrew, type ActorProcess, type CrewMessage } from './actor-crew.js';
 export { ActorsError, type ActorsErrorCode } from './actors-error.js';
 export { BehaviourCheck, type BehaviourCheckResult } from './behaviour-check.js';
+export { keyedCodec, keyedLoader } from './keyed-codec.js';
+export { encodeKeyedPolicy, KeyedPolicyReader, KeyedPolicyWriter, type RowNames } from './keyed-policy.js';
 export {
   type PolicyCodec,
   PolicyPublisher,

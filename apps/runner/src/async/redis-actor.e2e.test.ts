@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { PolicyPublisher, writeRunNotes } from '@ftw/actors';
+import { encodeKeyedPolicy, keyedCodec, PolicyPublisher, writeRunNotes } from '@ftw/actors';
 import { PoolMirror, RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import { SokobanEnv } from '@ftw/sokoban';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,8 +12,6 @@ import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
 import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
 import { POOL_NOTES } from './actor-protocol.js';
 import type { AsyncOptions } from './async-options.js';
-import { keyedCodec } from './keyed-codec.js';
-import { encodeKeyedPolicy } from './keyed-policy.js';
 import { sourceLauncher } from './testing/source-launcher.js';
 
 let server: RedisServer | undefined;

@@ -1,4 +1,12 @@
-import { type PolicyCodec, STEP_NAMES, thetaCodec, thetaLoader } from '@ftw/actors';
+import {
+  KeyedPolicyReader,
+  keyedCodec,
+  keyedLoader,
+  type PolicyCodec,
+  STEP_NAMES,
+  thetaCodec,
+  thetaLoader,
+} from '@ftw/actors';
 import type { PolicyLoader } from '@ftw/redis-pool';
 import type { DecodedTrajectory, TrajectoryInput } from '@ftw/replay-pool';
 import type { Observation, Policy } from '@ftw/trainer';
@@ -9,8 +17,6 @@ import { SokobanFeaturePolicy } from '../sokoban/sokoban-feature-policy.js';
 import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
 import { createPolicy } from '../train/create-policy.js';
 import type { EpisodeEnv } from '../train/episode-env.js';
-import { keyedCodec } from './keyed-codec.js';
-import { KeyedPolicyReader } from './keyed-policy.js';
 
 /**
  * A policy of a run over Redis and how it travels, the same on both sides: the learner trains `policy`,
@@ -91,10 +97,7 @@ const SOKOBAN_KINDS: Readonly<Record<string, (config: TrainConfig, env: SokobanE
         kind: 'tabular',
         policy: createPolicy(config, env),
         codec: () => keyedCodec(names, env.numActions),
-        loader: {
-          snapshot: (bytes) => reader.load(bytes),
-          delta: (theta, bytes) => reader.apply(theta, bytes),
-        },
+        loader: keyedLoader(reader),
         // A position the learner has not numbered yet reads the row past θ's end: logits 0, uniform, what
         // the learner's policy gives it.
         input: (o, theta) => reader.rowOf(env.positionName(o)) ?? theta.length / env.numActions,

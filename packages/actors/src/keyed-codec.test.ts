@@ -1,9 +1,9 @@
-import { PolicyPublisher } from '@ftw/actors';
 import { PolicyFollower, RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyedCodec } from './keyed-codec.js';
 import { encodeKeyedPolicy, KeyedPolicyReader } from './keyed-policy.js';
+import { PolicyPublisher } from './policy-publisher.js';
 
 let server: RedisServer | undefined;
 beforeAll(async () => {
