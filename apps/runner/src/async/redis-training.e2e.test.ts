@@ -166,7 +166,9 @@ describe('trainRedisSeed', () => {
       launched.push(child);
       return child;
     };
-    const outcome = await runAsyncTraining(config, { ...twoActors(4), wait: 20 }, undefined, launch);
+    // --wait 60: starting an actor from the TypeScript sources takes 6–8 s of imports alone on a 2-core machine,
+    // and two start at once (with 20 s this test failed on main too when the machine was busy).
+    const outcome = await runAsyncTraining(config, { ...twoActors(4), wait: 60 }, undefined, launch);
     expect(launched).toHaveLength(2);
     expect(outcome.results).toHaveLength(3);
     for (const result of outcome.results as RedisSeedResult[]) {
