@@ -15,7 +15,7 @@ import { runAndReport } from '../../../scripts/bench-ratios.mjs';
 import { buildFromSource } from '../scripts/build-from-source.mjs';
 
 const built = await buildFromSource({ entry: 'src/training.ts', name: 'training' });
-const { KeyedPolicyReader, PolicyPublisher } = await import(built.file);
+const { KeyedPolicyReader, PolicyPublisher, keyedCodec } = await import(built.file);
 built.remove();
 
 const SIZES = [1_000, 10_000, 100_000];
@@ -31,7 +31,6 @@ async function table(rows, whole) {
   const learner = await RedisPool.open(server.url, { name, capacity: 1 });
   const actor = await RedisPool.open(server.url, { name });
   opened.push(learner, actor);
-  const publisher = new PolicyPublisher(learner, ACTIONS);
   const reader = new KeyedPolicyReader();
   const follower = new PolicyFollower(actor, 'step', {
     loader: {
@@ -43,9 +42,10 @@ async function table(rows, whole) {
     count: rows,
     nameOf: (id) => `${id % 100}|${String.fromCharCode(...[id, id >> 7, id >> 14].map((c) => c & 127))}`,
   };
+  const publisher = new PolicyPublisher(learner, keyedCodec(names, ACTIONS));
   const theta = new Float64Array(rows * ACTIONS);
   let version = 0;
-  await publisher.publish(version, theta, names, null);
+  await publisher.publish(version, theta, null);
   await follower.beginEpisode();
   // Pre-drawn moved rows (distinct, increasing, as an update lists them), cycled.
   const lists = Array.from({ length: 64 }, (_, k) => {
@@ -56,7 +56,7 @@ async function table(rows, whole) {
   return async () => {
     const moved = lists[version % lists.length];
     for (const row of moved) theta[row * ACTIONS] += 0.001;
-    await publisher.publish(++version, theta, names, whole ? null : moved);
+    await publisher.publish(++version, theta, whole ? null : moved);
     const policy = await follower.beforeStep();
     if (policy.version !== version)
       throw new Error(`the actor loaded version ${policy.version}, not ${version}`);

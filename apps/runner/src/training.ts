@@ -4,6 +4,7 @@
  * change with it.
  */
 
+export { KeyedPolicyReader, keyedCodec, PolicyPublisher } from '@ftw/actors';
 export {
   ActionDistribution,
   createOptimizer,
@@ -14,8 +15,6 @@ export {
   stepsBlocksOnly,
   TabularPolicy,
 } from '@ftw/trainer';
-export { KeyedPolicyReader } from './async/keyed-policy.js';
-export { PolicyPublisher } from './async/policy-publisher.js';
 export { COMPARE_SCENARIOS } from './config/compare-scenarios.js';
 export { REPRODUCE_CONFIG } from './config/reproduce-config.js';
 export { seededStreams } from './random/seeded-streams.js';

@@ -333,6 +333,102 @@ describe('ftw train, asynchronous', () => {
   });
 });
 
+describe('Sokoban with a linear policy over Redis', () => {
+  it('trains with two actor processes that send features, on the test server and on a private one', () => {
+    const args = ['train', '--env', 'sokoban', '--policy', 'linear', '--actors', '2', '--rollouts', '3'];
+    const r = ftw(
+      ...args,
+      '--redis',
+      server.url,
+      '--iterations',
+      '40',
+      '--seeds',
+      '0',
+      '--name',
+      'sokoban-linear-redis',
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const dir = join(out, 'sokoban-linear-redis');
+    const metrics = readFileSync(join(dir, 'metrics.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { iteration: number; optimalProbability: number; version: number });
+    expect(metrics.map((m) => m.iteration)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    for (const m of metrics) expect(m.optimalProbability).toBeGreaterThanOrEqual(0);
+    expect(metrics.at(-1)!.version).toBeGreaterThan(0);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
+      mode: string;
+      skipped: number;
+      behaviourCheck: { steps: number; maxLogProbGap: number };
+    };
+    expect(summary.mode).toBe('redis');
+    // Every pushed trajectory carried F features per step (none skipped), and every step the learner
+    // scored again had the log-probability its actor recorded.
+    expect(summary.skipped).toBe(0);
+    expect(summary.behaviourCheck.steps).toBeGreaterThan(0);
+    expect(summary.behaviourCheck.maxLogProbGap).toBe(0);
+    const own = ftw(
+      ...args,
+      '--redis',
+      'private',
+      '--iterations',
+      '10',
+      '--seeds',
+      '0',
+      '--name',
+      'sokoban-linear-private',
+    );
+    expect(own.status, own.stderr).toBe(0);
+  });
+
+  it('refuses, exit code 2 with one line, to act for a learner of another architecture or to follow into another run', async () => {
+    // A learner's pool, written by hand: notes, version 0 and the task (the configuration of the run the test
+    // before wrote).
+    const pool = async (name: string, runId: string, parameters: number, next: string) => {
+      const p = await RedisPool.open(server.url, { name, capacity: 100 });
+      const config = JSON.parse(
+        readFileSync(join(out, 'sokoban-linear-redis', 'config.json'), 'utf8'),
+      ) as Record<string, unknown>;
+      const { asynchronous, ...train } = config;
+      await p.writeNote(
+        'architecture',
+        JSON.stringify({ kind: 'linear', numActions: 4, observationSize: 84, parameters }),
+      );
+      await p.writeNote('run', runId);
+      await p.publishPolicy(0, new Uint8Array(8 * parameters));
+      await p.writeNote('state', next === '' ? 'running' : 'done');
+      await p.writeNote('next', next);
+      await p.writeNote('task', JSON.stringify({ config: train, options: asynchronous, seed: 0, runId }));
+      await p.close();
+    };
+    const stamp = Date.now().toString(36);
+    // A learner whose θ has another length than this actor's linear policy (4 × 84).
+    await pool(`wide-${stamp}`, `wide-${stamp}`, 4 * 85, '');
+    const wide = spawnSync(
+      process.execPath,
+      [built.cli, 'actor', '--redis', server.url, '--pool', `wide-${stamp}`, '--wait', '5'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(wide.status).toBe(2);
+    // What it did (it joined), then the refusal on one line.
+    expect(wide.stderr.trimEnd().split('\n').at(-1)).toBe(
+      "error: ARCHITECTURE_MISMATCH: the learner's policy has parameters 340, this actor's has parameters 336",
+    );
+    // A run's first pool sends its actors on to a pool that another run publishes to.
+    await pool(`other-${stamp}`, `run-b-${stamp}`, 4 * 84, '');
+    await pool(`first-${stamp}`, `run-a-${stamp}`, 4 * 84, `other-${stamp}`);
+    const moved = spawnSync(
+      process.execPath,
+      [built.cli, 'actor', '--redis', server.url, '--pool', `first-${stamp}`, '--wait', '5'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(moved.status).toBe(2);
+    expect(moved.stderr.trimEnd().split('\n').at(-1)).toBe(
+      `error: RUN_MISMATCH: the pool's versions are published by run "run-b-${stamp}", this actor belongs to run "run-a-${stamp}"`,
+    );
+  });
+});
+
 describe('an asynchronous learner that is stopped', () => {
   it('ends its own actor processes with it, whether it is terminated, interrupted by Ctrl-C or killed', async () => {
     // Ctrl-C in a terminal interrupts the whole process group: the actors too, whose exits the learner may

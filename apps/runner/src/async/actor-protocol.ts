@@ -4,7 +4,7 @@ import type { AsyncOptions } from './async-options.js';
 
 // The protocol between the learner of a run over Redis and its actor processes: what a learner hands an
 // actor, what it notes in each pool for actors that join from elsewhere, and how it starts them. Both sides
-// (redis-training.ts, redis-actor.ts) and the crew (actor-crew.ts) import it; none of them imports another's.
+// (redis-training.ts, redis-actor.ts) import it; none of them imports another's.
 
 /** What the learner hands an actor process (as JSON in the `FTW_ASYNC_ACTOR` environment variable). */
 export interface ActorTask {
@@ -16,6 +16,8 @@ export interface ActorTask {
   readonly actor: number;
   /** Prefix of the actor's episode ids (default: its index); unique among the pool's actors. */
   readonly idPrefix?: string;
+  /** The run the actor belongs to: it refuses a pool whose run notes name another (absent: any). */
+  readonly runId?: string;
 }
 
 /** What the learner of a pool tells actors that join it: the configuration, options and seed. */
@@ -23,6 +25,8 @@ export interface PoolTask {
   readonly config: TrainConfig;
   readonly options: AsyncOptions;
   readonly seed: number;
+  /** The run's id (also in the pool's run notes): an actor follows one run's pools only. */
+  readonly runId: string;
 }
 
 /** The learner's notes in each pool of a run, for actors that join it from elsewhere (`ftw actor`). */
@@ -40,11 +44,6 @@ export const POOL_NOTES = {
 
 /** Environment variable that turns a `ftw train` process into one actor of an asynchronous run. */
 export const ACTOR_VARIABLE = 'FTW_ASYNC_ACTOR';
-
-/** What a crew sends an actor process that already runs: the task of the next seed. */
-export interface CrewMessage {
-  readonly task: ActorTask;
-}
 
 /** How actor processes are started: the runner's own CLI again, with {@link ACTOR_VARIABLE} set. */
 export type ActorLauncher = (task: ActorTask) => ChildProcess;

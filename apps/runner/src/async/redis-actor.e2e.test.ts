@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { encodeKeyedPolicy, keyedCodec, PolicyPublisher, writeRunNotes } from '@ftw/actors';
 import { PoolMirror, RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import { SokobanEnv } from '@ftw/sokoban';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +12,6 @@ import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
 import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
 import { POOL_NOTES } from './actor-protocol.js';
 import type { AsyncOptions } from './async-options.js';
-import { encodeKeyedPolicy } from './keyed-policy.js';
-import { PolicyPublisher } from './policy-publisher.js';
 import { sourceLauncher } from './testing/source-launcher.js';
 
 let server: RedisServer | undefined;
@@ -40,8 +39,17 @@ interface Pushed {
   readonly logProbs: Float64Array;
   readonly versions: Uint32Array;
   readonly observations?: Float64Array | undefined;
-  readonly positions: readonly string[];
+  readonly positions?: readonly string[] | undefined;
 }
+
+/** The run notes a learner of this policy kind leaves (an actor checks them before acting). */
+const notes = (pool: RedisPool, kind: 'tabular' | 'linear') =>
+  writeRunNotes(pool, 'test-run', {
+    kind,
+    numActions: 4,
+    observationSize: kind === 'linear' ? FEATURE_COUNT : 1,
+    parameters: kind === 'linear' ? 4 * FEATURE_COUNT : null,
+  });
 
 /**
  * Publishes `policy` as version 0 of a new pool, starts one real actor process (from the sources) on it and
@@ -52,6 +60,7 @@ async function actorEpisodes(config: TrainConfig, policy: Uint8Array): Promise<P
   const name = `actor-${config.policy ?? 'tabular'}-${Date.now().toString(36)}`;
   const pool = await RedisPool.open(url, { name, capacity: 1000 });
   const mirror = await PoolMirror.open(url, { name });
+  await notes(pool, config.policy ?? 'tabular');
   await pool.publishPolicy(0, policy);
   const child = sourceLauncher({ url, pool: name, config, options: OPTIONS, seed: 0, actor: 0 });
   try {
@@ -63,7 +72,7 @@ async function actorEpisodes(config: TrainConfig, policy: Uint8Array): Promise<P
     expect(mirror.malformedCount).toBe(0);
     return Array.from({ length: 16 }, (_, p) => {
       const t = mirror.pool.at(p);
-      return { ...t, positions: (t.metadata as { positions: string[] }).positions };
+      return { ...t, positions: (t.metadata as { positions?: string[] } | undefined)?.positions };
     });
   } finally {
     const exited = once(child, 'exit');
@@ -102,9 +111,9 @@ describe('an actor process with --env sokoban', () => {
     for (const e of episodes) {
       expect(e.observations).toBeUndefined();
       expect(e.positions).toHaveLength(e.actions.length);
-      expect(starts).toContain(e.positions[0]);
+      expect(starts).toContain(e.positions![0]);
       expect(Array.from(e.versions).every((v) => v === 0)).toBe(true);
-      for (const [t, position] of e.positions.entries()) {
+      for (const [t, position] of e.positions!.entries()) {
         check.idOfPosition(position); // a training position of the same level set
         const row = names.indexOf(position);
         if (row !== -1 && row < names.length - 1) {
@@ -121,15 +130,24 @@ describe('an actor process with --env sokoban', () => {
     expect(uniform).toBeGreaterThan(0);
   });
 
-  it('acts with a linear policy on the features of its own position', async () => {
+  it('acts with a linear policy on the features of its own position, and sends those features', async () => {
     // Bias feature (the last) of Right weighted SURE: Right everywhere.
     const weights = new Float64Array(4 * FEATURE_COUNT);
     weights[3 * FEATURE_COUNT + FEATURE_COUNT - 1] = SURE;
     const episodes = await actorEpisodes(config('linear'), new Uint8Array(weights.buffer));
+    const check = new SokobanEpisodeEnv(environment as ConstructorParameters<typeof SokobanEpisodeEnv>[0], 0);
+    // The features of each training level's start position, computed here from the names.
+    const startIds = starts.map((name) => check.idOfPosition(name));
+    const startFeatures = startIds.map((id) =>
+      Array.from(check.featureData.subarray(id * FEATURE_COUNT, (id + 1) * FEATURE_COUNT)),
+    );
     for (const e of episodes) {
-      expect(e.positions).toHaveLength(e.actions.length);
-      expect(starts).toContain(e.positions[0]);
+      // No position numbering leaves the actor: each step is its F features (the bias last, 1).
+      expect(e.positions).toBeUndefined();
+      expect(e.observations).toHaveLength(e.actions.length * FEATURE_COUNT);
+      expect(startFeatures).toContainEqual(Array.from(e.observations!.subarray(0, FEATURE_COUNT)));
       for (let t = 0; t < e.actions.length; t++) {
+        expect(e.observations![t * FEATURE_COUNT + FEATURE_COUNT - 1]).toBe(1);
         expect(e.actions[t]).toBe(3);
         expect(e.logProbs[t]).toBeGreaterThan(-1e-20);
       }
@@ -159,10 +177,11 @@ describe('an actor process with per-step hot-loading', () => {
     const name = `actor-step-${Date.now().toString(36)}`;
     const pool = await RedisPool.open(url, { name, capacity: 1000 });
     const mirror = await PoolMirror.open(url, { name });
-    const publisher = new PolicyPublisher(pool, 4);
     const positions = { count: names.length, nameOf: (id: number) => names[id]! };
+    const publisher = new PolicyPublisher(pool, keyedCodec(positions, 4));
+    await notes(pool, 'tabular');
     setVersion(0);
-    await publisher.publish(0, theta, positions, null);
+    await publisher.publish(0, theta, null);
     const child = sourceLauncher({
       url,
       pool: name,
@@ -176,7 +195,7 @@ describe('an actor process with per-step hot-loading', () => {
     const publishing = (async () => {
       while (!stop) {
         setVersion(++version);
-        await publisher.publish(version, theta, positions, rows);
+        await publisher.publish(version, theta, rows);
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     })();
@@ -226,12 +245,14 @@ describe('an actor process that joined from elsewhere (ftw actor)', () => {
     const pool = await RedisPool.open(url, { name, capacity: 1000 });
     const mirror = await PoolMirror.open(url, { name });
     // The contextual bandit's table: 2 tasks × 3 arms, all 0.
+    await writeRunNotes(pool, name, { kind: 'tabular', numActions: 3, observationSize: 1, parameters: null });
     await pool.publishPolicy(0, new Uint8Array(new Float64Array(6).buffer));
     await pool.writeNote(POOL_NOTES.state, 'running');
     const task = {
       config: { ...ASYNC_REDIS_BASE, seeds: [0] },
       options: { ...OPTIONS, horizon: 4 },
       seed: 0,
+      runId: name,
     };
     await pool.writeNote(POOL_NOTES.task, JSON.stringify(task));
     const child = spawn(

@@ -1,19 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import {
-  type FollowedPolicy,
-  PolicyFollower,
-  type PolicyLoader,
-  RedisPool,
-  RedisPoolError,
-} from '@ftw/redis-pool';
-import type { TrajectoryInput } from '@ftw/replay-pool';
-import { ActionDistribution } from '@ftw/trainer';
+import { runActor as actEpisodes, type CrewMessage } from '@ftw/actors';
+import { RedisPool, RedisPoolError } from '@ftw/redis-pool';
 import { seededStreams } from '../random/seeded-streams.js';
-import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
-import { createPolicy } from '../train/create-policy.js';
-import type { ActorCrew } from './actor-crew.js';
-import { type ActorTask, type CrewMessage, POOL_NOTES, type PoolTask } from './actor-protocol.js';
-import { KeyedPolicyReader } from './keyed-policy.js';
+import { type ActorTask, POOL_NOTES, type PoolTask } from './actor-protocol.js';
+import { redisPolicy } from './redis-policy.js';
 import { actorEnvironmentSeed, asyncEnvironment } from './train-async-seed.js';
 
 /**
@@ -33,7 +23,7 @@ export function exitWithLearner(): void {
 }
 
 /**
- * An actor process of an {@link ActorCrew}: runs `first`, and whenever the learner's process sends the task
+ * An actor process of an `ActorCrew`: runs `first`, and whenever the learner's process sends the task
  * of its next seed ({@link CrewMessage}), leaves its pool for that one (its environment, action stream and
  * policy follow the new seed; the level set stays generated). Runs until the learner's process ends it.
  *
@@ -41,7 +31,7 @@ export function exitWithLearner(): void {
  */
 export async function followTasks(first: ActorTask): Promise<void> {
   let next: ActorTask | undefined;
-  process.on('message', (message: CrewMessage) => {
+  process.on('message', (message: CrewMessage<ActorTask>) => {
     next = message.task;
   });
   for (let task = first; ; ) {
@@ -51,23 +41,19 @@ export async function followTasks(first: ActorTask): Promise<void> {
   }
 }
 
-/** Episodes an actor collects before one pipelined push. */
-const PUSH_EVERY = 8;
-
 /**
  * One actor process: its own connection and environment (seed `seed + actor·1000003`), its own action
  * stream (the seed's policy stream jumped `actor + 1` times further), acting with the newest published
- * policy loaded per episode or per step, recording each step's version and behaviour log-probability,
- * and pushing whole episodes (ids `<actor>-<episode>`, so a retried push adds nothing). Runs until the
- * learner kills it; the pool's rate limiter keeps it at most about one iteration ahead of the learner.
- *
- * With `--env sokoban` the actor numbers positions itself, so it sends each step's position by name
- * (`metadata.positions`, `<training level>|<key>`) for the learner to number, and no observation ids. A
- * linear policy reads the features of the actor's own position; a tabular one is published as a keyed
- * policy ({@link KeyedPolicyReader}) and the actor reads the learner's row of its position, or logits 0
- * (uniform, what the learner's policy gives it) for a position the learner has not numbered yet.
+ * policy loaded per episode or per step through `@ftw/actors`' `runActor` (each step's version and
+ * behaviour log-probability recorded), and pushing whole episodes (ids `<actor>-<episode>`, so a retried
+ * push adds nothing). How the policy and the observations travel is {@link redisPolicy}'s: ids for a
+ * bandit, features for a linear Sokoban policy, position names for a Sokoban table. Before acting it checks
+ * the pool's run notes: the run id of its task (when it has one) and the learner's policy architecture.
+ * Runs until the learner kills it or `stopped` says so.
  *
  * @param task - what to run
+ * @param stopped - asked between batches of episodes: true ends the actor
+ * @throws ActorsError `RUN_MISMATCH`, `ARCHITECTURE_MISMATCH`; what the pool throws
  */
 export async function runActor(
   task: ActorTask,
@@ -75,113 +61,26 @@ export async function runActor(
 ): Promise<void> {
   const { config, options } = task;
   const env = asyncEnvironment(config, options, actorEnvironmentSeed(task.seed, task.actor));
-  const policy = createPolicy(config, env);
-  // Distinct action streams per actor, all derived from the run's seed.
-  const random = seededStreams(task.seed * 64 + task.actor + 1).policy;
+  const { policy, kind, loader, input, stepName } = redisPolicy(config, env);
   const pool = await RedisPool.open(task.url, { name: task.pool });
-  const distribution = new ActionDistribution(env.numActions);
-  const sokoban = env instanceof SokobanEpisodeEnv ? env : null;
-  const keyed = sokoban !== null && config.policy !== 'linear' ? new KeyedPolicyReader() : null;
-  // A keyed policy arrives as a snapshot, then as deltas (the rows each update moved, see
-  // `PolicyPublisher`), applied to θ in place between steps; any other policy as θ's bytes.
-  const loader: PolicyLoader<Float64Array> =
-    keyed === null
-      ? {
-          snapshot: (bytes) => new Float64Array(bytes.slice().buffer),
-          delta: (_theta, _bytes, version) => {
-            throw new RangeError(`policy version ${version} is a delta, but this policy is published whole`);
-          },
-        }
-      : { snapshot: (bytes) => keyed.load(bytes), delta: (theta, bytes) => keyed.apply(theta, bytes) };
-  // New versions are learnt from the pool's announcements: a check costs a turn of the event loop, not a
-  // round trip to the server, which with per-step hot-loading was most of an actor's time.
-  const follower = new PolicyFollower(pool, options.hotLoad, { loader, notify: true });
-  let parameters: Float64Array = new Float64Array(0);
-  let loaded = -1;
-  const load = (policy: FollowedPolicy<Float64Array>): void => {
-    parameters = policy.parameters;
-    loaded = policy.version;
-  };
-  /** The row of the published policy to act with: the learner's row of a Sokoban position (see above). */
-  const rowOf = (observation: number): number =>
-    keyed === null
-      ? observation
-      : (keyed.rowOf(sokoban!.positionName(observation)) ?? parameters.length / env.numActions);
-  let pending: TrajectoryInput[] = [];
-  let ids: string[] = [];
-  const prefix = task.idPrefix ?? String(task.actor);
   // Closed however the actor ends: a client left open reconnects forever and keeps the process alive.
   try {
-    for (let episode = 0; ; episode++) {
-      // Asked once per batch of episodes (and while a push waits): an actor from elsewhere then pays two
-      // reads per PUSH_EVERY episodes, not per episode, and notices a finished learner a batch later.
-      if (stopped !== undefined && pending.length === 0 && (await stopped(pool))) break;
-      load(await follower.beginEpisode());
-      let observation = env.reset();
-      const observations: number[] = [];
-      const actions: number[] = [];
-      const logProbs: number[] = [];
-      const versions: number[] = [];
-      const positions: string[] = [];
-      let total = 0;
-      for (;;) {
-        if (actions.length > 0) {
-          load(await follower.beforeStep());
-        }
-        distribution.of(policy, rowOf(observation), parameters);
-        const action = distribution.sample(random());
-        if (sokoban === null) observations.push(observation);
-        else positions.push(sokoban.positionName(observation));
-        actions.push(action);
-        logProbs.push(distribution.logProbability(action));
-        versions.push(loaded);
-        const result = env.step(action);
-        total += result.reward;
-        if (result.terminated || result.truncated) break;
-        observation = result.observation;
-      }
-      pending.push(
-        sokoban === null
-          ? { actions, logProbs, versions, return: total, observations }
-          : { actions, logProbs, versions, return: total, metadata: { positions } },
-      );
-      ids.push(`${prefix}-${episode}`);
-      if (pending.length >= PUSH_EVERY) {
-        if (!(await push(pool, pending, ids, stopped))) break;
-        pending = [];
-        ids = [];
-      }
-    }
+    await actEpisodes({
+      pool,
+      env,
+      policy,
+      // Distinct action streams per actor, all derived from the run's seed.
+      random: seededStreams(task.seed * 64 + task.actor + 1).policy,
+      hotLoad: options.hotLoad,
+      idPrefix: task.idPrefix ?? String(task.actor),
+      loader,
+      ...(input === undefined ? {} : { input }),
+      ...(stepName === undefined ? {} : { stepName }),
+      ...(stopped === undefined ? {} : { stopped }),
+      expected: { runId: task.runId ?? null, kind },
+    });
   } finally {
     await pool.close();
-  }
-}
-
-/**
- * Pushes a batch, waiting for the rate limiter. An actor that can be stopped waits in short rounds and
- * asks between them, so that it notices a learner that has finished; a round that timed out is pushed
- * again whole (the ids make a trajectory pushed twice count once).
- *
- * @returns false when the actor was stopped before the batch went in
- */
-async function push(
-  pool: RedisPool,
-  batch: readonly TrajectoryInput[],
-  ids: readonly string[],
-  stopped: ((pool: RedisPool) => Promise<boolean>) | undefined,
-): Promise<boolean> {
-  if (stopped === undefined) {
-    await pool.pushMany(batch, { ids, timeoutMs: 600_000 });
-    return true;
-  }
-  for (;;) {
-    try {
-      await pool.pushMany(batch, { ids, timeoutMs: 100 });
-      return true;
-    } catch (error) {
-      if (!(error instanceof RedisPoolError && error.code === 'RATE_LIMITED')) throw error;
-      if (await stopped(pool)) return false;
-    }
   }
 }
 
@@ -209,12 +108,15 @@ export async function runRemoteActor(
 ): Promise<number> {
   const me = randomUUID();
   let seeds = 0;
+  // The run of the first pool joined: the pools it is sent on to must be that run's.
+  let runId: string | undefined;
   for (let pool = name; pool !== ''; ) {
     const joined = await openWhenReady(url, pool, waitMs);
     let finished: string | undefined;
     let next: string | undefined;
     try {
       const task = JSON.parse(joined.note) as PoolTask;
+      runId ??= task.runId;
       log(`joined pool ${pool} (seed ${task.seed})`);
       // A learner that stops without a word (killed, its machine gone) publishes nothing more: after waitMs
       // without a new policy version the actor gives up.
@@ -230,6 +132,7 @@ export async function runRemoteActor(
           seed: task.seed,
           actor: randomInt(64, 2 ** 30),
           idPrefix: `r${me}`,
+          runId,
         },
         async (own) => {
           if ((await own.readNote(POOL_NOTES.state)) !== 'running') return true;

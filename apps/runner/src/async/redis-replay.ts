@@ -3,7 +3,8 @@ import type { ReplayPool } from '@ftw/replay-pool';
 import { eliteSelector as configSelector, type EliteChoice } from '@ftw/trainer';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
-import { learnerTrajectory, type RedisIterationMetrics } from './redis-training.js';
+import { learnerTrajectory } from './redis-policy.js';
+import type { RedisIterationMetrics } from './redis-training.js';
 
 /** An update of a Redis run selected again: the learner's pool as it was, and FTW's choice from it. */
 export interface ReplayedSelection {

@@ -1,14 +1,15 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import {
-  PoolMirror,
-  RedisPool,
-  RedisPoolError,
-  type RedisServer,
-  redactUrl,
-  startRedisServer,
-} from '@ftw/redis-pool';
-import type { DecodedTrajectory, ReplayPool, TrajectoryInput } from '@ftw/replay-pool';
-import type { Episode, Optimizer, Policy } from '@ftw/trainer';
+  ActorCrew,
+  ActorsError,
+  ActorsLostError,
+  type BehaviourCheckResult,
+  type PublishedBytes,
+  RedisLearner,
+} from '@ftw/actors';
+import { RedisPoolError, type RedisServer, redactUrl, startRedisServer } from '@ftw/redis-pool';
+import type { ReplayPool } from '@ftw/replay-pool';
+import type { Optimizer, Policy } from '@ftw/trainer';
 import {
   eliteSelector as configSelector,
   createOptimizer,
@@ -16,18 +17,20 @@ import {
   movedBy,
   weightedSelector,
 } from '@ftw/trainer';
+import { UsageError } from '../cli/usage-error.js';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
 import { onInterrupt } from '../run/interrupt-tasks.js';
-import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
-import { createPolicy } from '../train/create-policy.js';
 import { savedPolicy } from '../train/saved-policy.js';
-import { ActorCrew } from './actor-crew.js';
-import { ACTOR_VARIABLE, type ActorLauncher, POOL_NOTES, type PoolTask } from './actor-protocol.js';
+import {
+  ACTOR_VARIABLE,
+  type ActorLauncher,
+  type ActorTask,
+  POOL_NOTES,
+  type PoolTask,
+} from './actor-protocol.js';
 import { type AsyncOptions, DEFAULT_WAIT_SECONDS } from './async-options.js';
-import { BehaviourCheck, type BehaviourCheckResult } from './behaviour-check.js';
-import type { PositionNames } from './keyed-policy.js';
-import { PolicyPublisher, type PublishedBytes } from './policy-publisher.js';
+import { redisPolicy } from './redis-policy.js';
 import type { AsyncIterationMetrics, AsyncLearner, AsyncSeedResult } from './train-async-seed.js';
 import { asyncEnvironment, asyncIterationMetrics, asyncLearner } from './train-async-seed.js';
 
@@ -68,26 +71,10 @@ export interface RedisSeedResult extends AsyncSeedResult {
    * Stream entries the learner skipped: malformed, or (Sokoban) without one valid position name per step.
    */
   readonly malformed: number;
-  /**
-   * The learner's check that actors act with the policy it published: every step taken with the learner's
-   * current version is scored again by the learner's own policy, and the largest |log π(a|o) − log q(a|o)|
-   * between its log-probability and the one the actor recorded is kept. The same parameters, position and
-   * arithmetic give the same number, so anything above 0 means an actor read another row, other features
-   * or another version than the learner holds ({@link BehaviourCheck}).
-   */
+  /** The learner's check that actors act with the policy it published (`@ftw/actors`' `BehaviourCheck`). */
   readonly behaviourCheck: BehaviourCheckResult;
-  /** How the learner published its versions: snapshots, deltas and their bytes (see {@link PolicyPublisher}). */
+  /** How the learner published its versions: snapshots, deltas and their bytes (`@ftw/actors`' `PolicyPublisher`). */
   readonly published: PublishedBytes;
-}
-
-/**
- * A learner over Redis lost its actors: one of its own actor processes exited before the run ended, or no
- * episode arrived for `--wait` seconds (nobody joined, or every actor is gone).
- */
-export class ActorsLostError extends Error {
-  /** Stable code, so that the CLI prints the message on one line. */
-  readonly code = 'ACTORS_LOST';
-  override readonly name = 'ActorsLostError';
 }
 
 /**
@@ -114,59 +101,6 @@ export async function redisForRun(redis: string): Promise<{ url: string; server:
 }
 
 /**
- * What the learner's pool holds of a trajectory an actor pushed (the mirror's `prepare`). A Sokoban actor
- * sends its steps' positions by name (`metadata.positions`), numbered here in the learner's registry
- * (`idsOfPositions`, which creates the ids of new positions, all or none) and held as observations; a
- * bandit actor sends observation ids (none: all 0).
- *
- * @param t - the trajectory as decoded from the stream
- * @param sokoban - the learner's Sokoban environment, or null for a bandit
- * @returns the trajectory with the learner's observation ids, or null for a Sokoban trajectory without one
- *   valid position name per step (the mirror skips it and counts it as malformed)
- */
-export function learnerTrajectory(
-  t: DecodedTrajectory,
-  sokoban: SokobanEpisodeEnv | null,
-): TrajectoryInput | null {
-  const length = t.actions.length;
-  let observations: Float64Array;
-  if (sokoban === null) {
-    if (t.observations !== undefined) return t;
-    observations = new Float64Array(length);
-  } else {
-    const positions = (t.metadata as { positions?: unknown } | null | undefined)?.positions;
-    if (!Array.isArray(positions) || positions.length !== length) return null;
-    if (!positions.every((name) => typeof name === 'string')) return null;
-    try {
-      observations = Float64Array.from(sokoban.idsOfPositions(positions));
-    } catch (error) {
-      if (error instanceof RangeError) return null;
-      throw error;
-    }
-  }
-  return { actions: t.actions, logProbs: t.logProbs, versions: t.versions, return: t.return, observations };
-}
-
-/**
- * The episode at a position of the learner's pool, as the updaters and the behaviour check read it.
- *
- * @param pool - the mirror's pool (observations are the learner's ids)
- * @param position - 0 = oldest
- * @returns the episode (its arrays are copies)
- */
-export function episodeAt(pool: ReplayPool, position: number): Episode {
-  const t = pool.at(position);
-  return {
-    length: t.actions.length,
-    observations: Int32Array.from(t.observations!),
-    actions: Int32Array.from(t.actions),
-    logProbs: Float64Array.from(t.logProbs),
-    versions: Uint32Array.from(t.versions),
-    return: t.return,
-  };
-}
-
-/**
  * The learner of a Redis run: as {@link asyncLearner}, except that FTW selects from the mirror's pool (which
  * already holds every episode), not from a pool of its own.
  */
@@ -188,41 +122,37 @@ function redisLearner(
 
 /**
  * One seed of real asynchronous training over Redis: `actors` actor processes push whole episodes to a
- * pool; this process is the learner. Each iteration it waits for at least `rollouts` new episodes, read
- * with a {@link PoolMirror}, takes an update from the pool's sample-to-insert rate limiter (one update
- * per `rollouts` inserts, tolerance 1, so the actors run at most about one iteration ahead), updates with
- * the configured method on those episodes (FTW selecting from the mirror's pool itself), and publishes the
- * new policy. Each metrics row records where its update replays from ({@link UpdateReplay}). With
- * `--env sokoban` the actors send positions by name and the mirror numbers them as it reads them
- * ({@link learnerTrajectory}); a tabular policy is then
- * published with the name of each row, as the rows each update moved once a first snapshot is out
- * ({@link PolicyPublisher}). Before each update the learner scores
- * again every arrived step taken with its current version (`behaviourCheck`).
- * Not reproducible bit for bit (the interleaving of processes decides which versions act); the
- * deterministic simulation is {@link trainAsyncSeed}.
+ * pool; this process is the learner, an `@ftw/actors` `RedisLearner` (the pool's rate limiter keeps the
+ * actors about one iteration ahead; FTW selects from its mirror). How the policy and the observations
+ * travel is {@link redisPolicy}'s. Each metrics row records where its update replays from
+ * ({@link UpdateReplay}); `behaviourCheck` compares every arrived step of the learner's current version
+ * with the log-probability its actor recorded. Not reproducible bit for bit (the interleaving of processes
+ * decides which versions act); the deterministic simulation is {@link trainAsyncSeed}.
+ *
+ * The pool carries notes for actors that join from elsewhere (`ftw actor`, {@link runRemoteActor}): the
+ * run id and policy architecture, the task (configuration, options without the Redis password, seed), the
+ * state (`running`, then `done`, `failed`, or `interrupted` when the learner's process is stopped by SIGINT
+ * or SIGTERM) and, before `done`, the pool of the next seed. Its own actor processes end with it.
  *
  * @param config - the configuration
  * @param options - actors, hot-loading, importance weighting, horizon
  * @param seed - the seed (environments, actions and selection derive from it)
  * @param url - the Redis server
- * The pool carries notes for actors that join from elsewhere (`ftw actor`, {@link runRemoteActor}): the
- * task (configuration, options without the Redis password, seed), the state (`running`, then `done`,
- * `failed`, or `interrupted` when the learner's process is stopped by SIGINT or SIGTERM) and, before
- * `done`, the pool of the next seed. The learner's own actor processes end with it, however it ends.
- *
- * @param actors - how this seed's actor processes start, or the run's {@link ActorCrew}, whose processes
+ * @param actors - how this seed's actor processes start, or the run's `ActorCrew`, whose processes
  *   move to this seed's pool (and are left running at the end)
  * @param onIteration - progress
  * @param pools - this seed's pool name and the next seed's ('' after the last); by default a fresh name
- *   and ''
+ *   and ''; the run id is the name without its `-seed<n>` suffix
  * @returns the metrics, the throughput, the entries skipped and the behaviour check
+ * @throws UsageError when the pool belongs to another run; ActorsLostError when an actor process exits or
+ *   no episode arrives for `--wait` seconds; RedisPoolError
  */
 export async function trainRedisSeed(
   config: TrainConfig,
   options: AsyncOptions,
   seed: number,
   url: string,
-  actors: ActorLauncher | ActorCrew = cliLauncher,
+  actors: ActorLauncher | ActorCrew<ActorTask, ChildProcess> = cliLauncher,
   onIteration?: () => void,
   pools: { readonly name: string; readonly next: string } = {
     name: `ftw-${process.pid}-${Date.now().toString(36)}-seed${seed}`,
@@ -231,51 +161,39 @@ export async function trainRedisSeed(
 ): Promise<RedisSeedResult> {
   const streams = seededStreams(seed);
   const env = asyncEnvironment(config, options, streams.environment);
-  const policy = createPolicy(config, env);
+  const travel = redisPolicy(config, env);
+  const { policy } = travel;
   const optimizer = createOptimizer(config.optimizer, config.lr);
   const { name } = pools;
-  const r = 1 / config.rollouts;
-  const pool = await RedisPool.open(url, {
+  // One id per run, in every pool's notes: an actor that follows the run's pools refuses another run's.
+  const runId = name.replace(/-seed\d+$/, '');
+  const learner = await RedisLearner.open(url, {
     name,
+    runId,
+    kind: travel.kind,
+    policy,
     capacity: config.capacity,
+    rollouts: config.rollouts,
     // The stream keeps N more entries, so that the updates of the last N / rollouts iterations replay.
     retain: config.capacity,
-    rateLimit: { updatesPerInsert: r, minSize: config.rollouts, tolerance: Math.max(1, r) },
-  });
-  // Sokoban actors number positions themselves: they send names, which the mirror numbers as it reads
-  // them, and a tabular policy is published with the name of each of its rows (a linear policy's weights
-  // mean the same in every process).
-  const sokoban = env instanceof SokobanEpisodeEnv ? env : null;
-  const mirror = await PoolMirror.open(url, {
-    name,
     maxVersionLag: config.maxVersionLag ?? undefined,
-    prepare: (t) => learnerTrajectory(t, sokoban),
+    prepare: travel.prepare,
+    codec: travel.codec(),
+    waitSeconds: options.wait ?? DEFAULT_WAIT_SECONDS,
+  }).catch((error: unknown) => {
+    throw error instanceof ActorsError ? new UsageError(error.message, { helpHint: false }) : error;
   });
+  const { pool, mirror } = learner;
   // Counted, so that each update's metrics say where in the stream its selection starts.
   let selectionDraws = 0;
   const selection = () => {
     selectionDraws++;
     return streams.selection();
   };
-  const learner = redisLearner(config, options, policy, optimizer, selection, mirror.pool);
-  const updater = learner.updater;
-  const names = sokoban === null || config.policy === 'linear' ? null : sokoban;
-  let version = 0;
-  const publisher = new PolicyPublisher(pool, env.numActions);
-  const positions: PositionNames | null =
-    names === null
-      ? null
-      : {
-          get count() {
-            return names.observationCount;
-          },
-          nameOf: (id) => names.positionName(id),
-        };
-  const publish = (moved: Int32Array | null) =>
-    publisher.publish(version, policy.parameters, positions, moved);
-  await publish(null);
+  const learning = redisLearner(config, options, policy, optimizer, selection, mirror.pool);
+  const updater = learning.updater;
   // For actors that join from elsewhere: the state first, so that one that finds the task finds it running.
-  const task: PoolTask = { config, options: { ...options, redis: redactUrl(url) }, seed };
+  const task: PoolTask = { config, options: { ...options, redis: redactUrl(url) }, seed, runId };
   await pool.writeNote(POOL_NOTES.state, 'running');
   await pool.writeNote(POOL_NOTES.task, JSON.stringify(task));
   let finished = false;
@@ -284,7 +202,15 @@ export async function trainRedisSeed(
   // Either way they end with this process, however it exits (a signal's handler calls process.exit).
   const crew = actors instanceof ActorCrew ? actors : new ActorCrew(actors);
   const children = crew.assign(
-    Array.from({ length: options.actors }, (_, actor) => ({ url, pool: name, config, options, seed, actor })),
+    Array.from({ length: options.actors }, (_, actor) => ({
+      url,
+      pool: name,
+      config,
+      options,
+      seed,
+      actor,
+      runId,
+    })),
   );
   // Interrupted: actors that joined from elsewhere are told at once, not after their --wait.
   let stopping = false;
@@ -294,9 +220,6 @@ export async function trainRedisSeed(
   });
   const metrics: RedisIterationMetrics[] = [];
   let samples = 0;
-  const check = new BehaviourCheck(policy, env.numActions);
-  // The clock starts when the first episode arrives, so that process start-up is not counted.
-  let started = 0;
   let lostActor: ((code: number | null, signal: NodeJS.Signals | null) => void) | undefined;
   try {
     const failed = new Promise<never>((_, reject) => {
@@ -309,38 +232,18 @@ export async function trainRedisSeed(
       }
     });
     failed.catch(() => {});
-    // Actors may join late, or all be gone: the run fails after `wait` seconds without a new episode.
-    const waitSeconds = options.wait ?? DEFAULT_WAIT_SECONDS;
-    let arrived = Date.now();
     for (let iteration = 1; iteration <= config.iterations; iteration++) {
-      const fresh: Episode[] = [];
-      while (fresh.length < config.rollouts) {
-        const { added } = await Promise.race([mirror.sync({ blockMs: 1000 }), failed]);
-        if (added > 0) arrived = Date.now();
-        else if (Date.now() - arrived > waitSeconds * 1000) {
-          throw new ActorsLostError(
-            `no episode arrived in pool ${name} for ${waitSeconds} s (--wait): no actor is pushing to it`,
-          );
-        }
-        if (started === 0 && added > 0) started = performance.now();
-        const size = mirror.pool.size;
-        for (let p = size - added; p < size; p++) fresh.push(episodeAt(mirror.pool, p));
-      }
-      // With `rollouts` new episodes in, the rate limiter grants this update at once; it is what keeps
-      // the actors at most about one iteration ahead.
-      await Promise.race([pool.acquireUpdate(600_000), failed]);
+      // With `rollouts` new episodes in, the rate limiter grants the update at once; it is what keeps the
+      // actors at most about one iteration ahead. The steps of the current version are scored again.
+      const fresh = await learner.collect(config.rollouts, failed);
       let returnSum = 0;
       for (const e of fresh) {
         samples += e.length;
         returnSum += e.return;
-        check.add(e, version);
       }
       const replay: UpdateReplay = { pool: name, ...mirror.range(), selectionDraws };
-      const stats = updater.update(fresh, version);
-      if (stats !== null) {
-        version++;
-        await publish(stats.moved);
-      }
+      const stats = updater.update(fresh, learner.version);
+      if (stats !== null) await learner.publish(stats.moved);
       metrics.push({
         ...asyncIterationMetrics({
           seed,
@@ -351,9 +254,9 @@ export async function trainRedisSeed(
           // The rows the update moved (none without an update), so that the environment may keep the rest.
           optimalProbability: env.evaluate(policy, movedBy(stats)).score,
           regret: null,
-          version,
+          version: learner.version,
           stats,
-          learner,
+          learner: learning,
         }),
         eliteMean: stats?.eliteMean ?? null,
         replay,
@@ -375,19 +278,20 @@ export async function trainRedisSeed(
     if (crew !== actors) crew.stop();
     // Best effort: tell actors from elsewhere that this learner stopped (the server may be what failed).
     if (!(finished || stopping || lost)) await pool.writeNote(POOL_NOTES.state, 'failed').catch(() => {});
-    await Promise.all([pool.close(), mirror.close()]);
+    await learner.close();
   }
+  const started = learner.startedAt;
   const seconds = (performance.now() - started) / 1000;
   return {
     seed,
     metrics,
     finalOptimalProbability: metrics.at(-1)!.optimalProbability,
     environmentSteps: samples,
-    updates: version,
+    updates: learner.version,
     finalPolicy: savedPolicy(seed, policy, env),
     stepsPerSecond: samples / seconds,
     malformed: mirror.malformedCount,
-    behaviourCheck: check.result,
-    published: publisher.published,
+    behaviourCheck: learner.behaviourCheck,
+    published: learner.published,
   };
 }

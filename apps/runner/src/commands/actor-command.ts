@@ -41,10 +41,19 @@ export function actorCommand(): Command {
     }
     const wait = readInteger(opts.wait, '--wait', { min: 0, max: 86_400 });
     // Loaded here only: it brings the Redis client.
-    const { runRemoteActor } = await import('../async/redis-actor.js');
+    const [{ runRemoteActor }, { ActorsError }] = await Promise.all([
+      import('../async/redis-actor.js'),
+      import('@ftw/actors'),
+    ]);
     await runRemoteActor(opts.redis, opts.pool, wait * 1000, (line) =>
       process.stderr.write(`ftw actor: ${line}\n`),
-    );
+    ).catch((error: unknown) => {
+      // A pool of another run, or a learner whose policy this actor would misread: bad input, exit code 2.
+      if (error instanceof ActorsError && error.code !== 'NO_RUN_NOTES') {
+        throw new UsageError(error.message, { helpHint: false });
+      }
+      throw error;
+    });
   });
   return command;
 }

@@ -1,9 +1,8 @@
+import { ActorCrew, type PublishedBytes } from '@ftw/actors';
 import { redactUrl } from '@ftw/redis-pool';
 import { formatInterval, type MeanInterval, markdownTable, meanInterval } from '@ftw/report';
-import { ActorCrew } from '../async/actor-crew.js';
 import type { ActorLauncher } from '../async/actor-protocol.js';
 import type { AsyncOptions } from '../async/async-options.js';
-import type { PublishedBytes } from '../async/policy-publisher.js';
 import { cliLauncher, type RedisSeedResult, redisForRun, trainRedisSeed } from '../async/redis-training.js';
 import { type AsyncSeedResult, trainAsyncSeed } from '../async/train-async-seed.js';
 import type { Progress } from '../cli/progress.js';

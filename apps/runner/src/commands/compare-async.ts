@@ -1,5 +1,5 @@
+import { ActorCrew } from '@ftw/actors';
 import { formatInterval, type MeanInterval, markdownTable } from '@ftw/report';
-import { ActorCrew } from '../async/actor-crew.js';
 import type { ActorLauncher } from '../async/actor-protocol.js';
 import type { AsyncOptions } from '../async/async-options.js';
 import { cliLauncher, type RedisSeedResult, redisForRun, trainRedisSeed } from '../async/redis-training.js';

@@ -1,6 +1,7 @@
 import type { Policy } from '@ftw/trainer';
 import { TabularPolicy } from '@ftw/trainer';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
+import { SokobanFeaturePolicy } from '../sokoban/sokoban-feature-policy.js';
 import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
 import { SokobanLinearPolicy } from '../sokoban/sokoban-linear-policy.js';
 import type { EpisodeEnv } from './episode-env.js';
@@ -42,7 +43,7 @@ export interface SavedPolicy {
 export function savedPolicy(seed: number, policy: Policy, env: EpisodeEnv): SavedPolicy {
   const parameters = Array.from(policy.parameters);
   const numActions = policy.numActions;
-  if (policy instanceof SokobanLinearPolicy) {
+  if (policy instanceof SokobanLinearPolicy || policy instanceof SokobanFeaturePolicy) {
     return { seed, kind: 'linear', numActions, parameters, featureCount: parameters.length / numActions };
   }
   if (!(policy instanceof TabularPolicy)) throw new Error('internal: savedPolicy of an unknown policy');

@@ -1,6 +1,7 @@
 import { PolicyFollower, RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyedCodec } from './keyed-codec.js';
 import { encodeKeyedPolicy, KeyedPolicyReader } from './keyed-policy.js';
 import { PolicyPublisher } from './policy-publisher.js';
 
@@ -17,7 +18,7 @@ let pools = 0;
 let deltasSeen = 0;
 const namesOf = (count: number) => ({ count, nameOf: (id: number) => `0|${id}` });
 
-describe('PolicyPublisher', () => {
+describe('keyedCodec', () => {
   it('gives actors, at every version, the learner θ and names bit for bit, whether they follow each version or join late', async () => {
     // A learner whose table grows and whose updates move a few rows (null: any, as Adam's do); actors
     // follow through a pool on a real redis-server, one checking every version, one every third.
@@ -31,7 +32,9 @@ describe('PolicyPublisher', () => {
         const name = `publisher-${process.pid}-${pools++}`;
         const pool = await RedisPool.open(server!.url, { name, capacity: 1 });
         const W = 2;
-        const publisher = new PolicyPublisher(pool, W);
+        // The learner's names: the test sets their count before each version (the codec reads it then).
+        const names = namesOf(0);
+        const publisher = new PolicyPublisher(pool, keyedCodec(names, W));
         const loader = (reader: KeyedPolicyReader) => ({
           snapshot: (bytes: Uint8Array) => reader.load(bytes),
           delta: (theta: Float64Array, bytes: Uint8Array) => reader.apply(theta, bytes),
@@ -39,7 +42,8 @@ describe('PolicyPublisher', () => {
         const readers = [new KeyedPolicyReader(), new KeyedPolicyReader()];
         const followers = readers.map((r) => new PolicyFollower(pool, 'step', { loader: loader(r) }));
         let theta: Float64Array = new Float64Array(2 * W);
-        await publisher.publish(0, theta, namesOf(2), null);
+        names.count = 2;
+        await publisher.publish(0, theta, null);
         for (const [k, u] of updates.entries()) {
           const grown = new Float64Array(theta.length + W * u.grow);
           grown.set(theta);
@@ -50,7 +54,8 @@ describe('PolicyPublisher', () => {
             moved.add(row % rows);
             theta[(row % rows) * W + (row % W)] = value;
           }
-          const kind = await publisher.publish(k + 1, theta, namesOf(rows), u.any ? null : [...moved]);
+          names.count = rows;
+          const kind = await publisher.publish(k + 1, theta, u.any ? null : [...moved]);
           if (u.any) expect(kind).toBe('snapshot');
           for (const [i, follower] of followers.entries()) {
             if (i === 1 && k % 3 !== 2 && k !== updates.length - 1) continue;
@@ -76,9 +81,9 @@ describe('PolicyPublisher', () => {
     const W = 4;
     const rows = 1000;
     const theta = new Float64Array(rows * W);
-    const publisher = new PolicyPublisher(pool, W);
+    const publisher = new PolicyPublisher(pool, keyedCodec(namesOf(rows), W));
     const kinds: string[] = [];
-    kinds.push(await publisher.publish(0, theta, namesOf(rows), []));
+    kinds.push(await publisher.publish(0, theta, []));
     const snapshot = encodeKeyedPolicy(theta, namesOf(rows)).length;
     expect(publisher.published).toEqual({ snapshots: 1, deltas: 0, bytes: snapshot });
     // A delta of 10 rows: 16 + 10 · (4 + 8 · 4) = 376 bytes, so floor(snapshot / 376) of them fit.
@@ -86,7 +91,7 @@ describe('PolicyPublisher', () => {
     const fit = Math.floor(snapshot / 376);
     for (let v = 1; v <= fit + 1; v++) {
       theta[moved[v % 10]! * W] = v;
-      kinds.push(await publisher.publish(v, theta, namesOf(rows), moved));
+      kinds.push(await publisher.publish(v, theta, moved));
     }
     expect(kinds.filter((k) => k === 'delta')).toHaveLength(fit);
     expect(kinds.at(-1)).toBe('snapshot');
@@ -95,12 +100,6 @@ describe('PolicyPublisher', () => {
       deltas: fit,
       bytes: 2 * snapshot + 376 * fit,
     });
-    // Without names, θ's bytes whole at every version, whatever moved.
-    const plain = new PolicyPublisher(pool, W);
-    expect(await plain.publish(fit + 2, Float64Array.of(1, 2, 3, 4), null, [0])).toBe('snapshot');
-    expect(Array.from(new Float64Array((await pool.readPolicy())!.parameters.slice().buffer))).toEqual([
-      1, 2, 3, 4,
-    ]);
     await pool.close();
   });
 
@@ -110,13 +109,16 @@ describe('PolicyPublisher', () => {
     // characters, 0|10 … 0|17 have 4.
     const pool = await RedisPool.open(server!.url, { name: `publisher-budget-${process.pid}`, capacity: 1 });
     const W = 2;
-    const publisher = new PolicyPublisher(pool, W);
+    // The learner's names: the test sets their count before each version (the codec reads it then).
+    const names = namesOf(0);
+    const publisher = new PolicyPublisher(pool, keyedCodec(names, W));
     const kinds: string[] = [];
     let theta = new Float64Array(9 * W);
     let version = 0;
     const publish = async (moved: number[] | null) => {
       theta[(moved?.[0] ?? 0) * W] = version + 1;
-      kinds.push(await publisher.publish(version++, theta, namesOf(theta.length / W), moved));
+      names.count = theta.length / W;
+      kinds.push(await publisher.publish(version++, theta, moved));
     };
     // 9 rows: 8 + 8 · 18 + 9 · 8 = 224 bytes; a delta of 2 rows is 16 + 2 · 20 = 56, so exactly 4 fit.
     await publish(null);

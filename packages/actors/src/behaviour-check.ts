@@ -14,13 +14,13 @@ export interface BehaviourCheckResult {
  * learner's current version v is scored again by the learner's own policy, and the largest
  * |log π_θ(a_t | o_t) − log q_{v_t}(a_t | o_t)| between its log-probability and the one the actor recorded
  * is kept. Steps of other versions are not scored (the learner no longer holds those parameters). The same
- * parameters, position and arithmetic give the same number, so anything above 0 means an actor read another
- * row, other features or another version than the learner holds. A NaN (no log-probability at all) counts
- * as the largest gap there is, +∞.
+ * parameters, observation and arithmetic give the same number, so anything above 0 means an actor read
+ * another row, other features or another version than the learner holds. A NaN counts as the largest gap
+ * there is, +∞.
  *
  * @example
  * ```ts
- * const check = new BehaviourCheck(policy, env.numActions);
+ * const check = new BehaviourCheck(policy);
  * for (const e of fresh) check.add(e, version); // before the update to version + 1
  * check.result; // { steps: 42, maxLogProbGap: 0 }
  * ```
@@ -31,28 +31,27 @@ export class BehaviourCheck {
   #steps = 0;
   #maxLogProbGap = 0;
 
-  /**
-   * @param policy - the learner's policy (its current parameters are version v's)
-   * @param numActions - the environment's actions
-   */
-  constructor(policy: Policy, numActions: number) {
+  /** @param policy - the learner's policy (its current parameters are version v's) */
+  constructor(policy: Policy) {
     this.#policy = policy;
-    this.#distribution = new ActionDistribution(numActions);
+    this.#distribution = new ActionDistribution(policy.numActions);
   }
 
   /**
    * Scores again the steps of one episode taken with `version`.
    *
-   * @param episode - the episode, observations numbered in the learner's registry
+   * @param episode - the episode, observations as the learner's policy reads them (d numbers per step)
    * @param version - the version the learner's policy holds now
    */
   add(
     episode: Pick<Episode, 'length' | 'observations' | 'actions' | 'logProbs' | 'versions'>,
     version: number,
   ): void {
+    const d = this.#policy.observationSize;
     for (let t = 0; t < episode.length; t++) {
       if (episode.versions[t] !== version) continue;
-      this.#distribution.of(this.#policy, episode.observations[t]!);
+      const o = d === 1 ? episode.observations[t]! : episode.observations.subarray(t * d, (t + 1) * d);
+      this.#distribution.of(this.#policy, o);
       const gap = Math.abs(this.#distribution.logProbability(episode.actions[t]!) - episode.logProbs[t]!);
       this.#maxLogProbGap = Number.isNaN(gap) ? Number.POSITIVE_INFINITY : Math.max(this.#maxLogProbGap, gap);
       this.#steps++;

@@ -4,7 +4,7 @@ import { ActorCrew } from './actor-crew.js';
 describe('ActorCrew', () => {
   it('with no actors (--actors 0) over many seeds, registers its exit handler once and launches nothing', () => {
     let launches = 0;
-    const crew = new ActorCrew(() => {
+    const crew = new ActorCrew<number>(() => {
       launches++;
       throw new Error('no actor should start');
     });

@@ -4,16 +4,17 @@ const HEADER = 8;
 const DELTA_HEADER = 16;
 
 /** What names a keyed policy: how many, and the name of each learner id. */
-export interface PositionNames {
+export interface RowNames {
   readonly count: number;
   nameOf(id: number): string;
 }
 
 /**
- * A tabular policy over Sokoban positions as the learner of a Redis run publishes it: θ (one row of logits
- * per position, in the learner's numbering) followed by the name of every position the learner has
- * numbered (`<training level>|<key>`, see `SokobanEpisodeEnv.positionName`), so that an actor process, which
- * numbers positions itself, finds the learner's row of the position it stands in.
+ * A keyed tabular policy as a learner publishes it: θ (one row of logits per state, in the learner's
+ * numbering) followed by the name of every state the learner has numbered (any string that means the same
+ * state in every process, e.g. Sokoban's `<level>|<board key>`), so that an actor process, which numbers
+ * states its own way, finds the learner's row of the state it is in. For tables over states that have no
+ * common numbering across processes; a policy over features needs none of this.
  *
  * Layout, little-endian: u32 N (names), u32 P (parameters), P f64 (θ), then N entries of a u16 length L
  * and L u16 code units. Names are only ever appended (a learner never renumbers), so a reader decodes each
@@ -32,7 +33,7 @@ export interface PositionNames {
  * reader.rowOf('0|\t\n'); // 0
  * ```
  */
-export function encodeKeyedPolicy(parameters: Float64Array, names: PositionNames): Uint8Array {
+export function encodeKeyedPolicy(parameters: Float64Array, names: RowNames): Uint8Array {
   return new KeyedPolicyWriter().encode(parameters, names);
 }
 
@@ -66,7 +67,7 @@ export class KeyedPolicyWriter {
    * @throws RangeError when `names.count` is not an integer, or is below the count of the last call (names
    *   are only appended), or a new name is longer than 65,535 code units; nothing is kept from the call then
    */
-  encode(parameters: Float64Array, names: PositionNames): Uint8Array {
+  encode(parameters: Float64Array, names: RowNames): Uint8Array {
     this.#appendNames(names);
     const length = this.#length;
     const start = HEADER + 8 * parameters.length;
@@ -102,7 +103,7 @@ export class KeyedPolicyWriter {
    * writer.delta(Float64Array.of(0, 0, 0.5, -0.5), { count: 2, nameOf: () => '' }, [1], 2); // row 1 alone
    * ```
    */
-  delta(parameters: Float64Array, names: PositionNames, rows: ArrayLike<number>, width: number): Uint8Array {
+  delta(parameters: Float64Array, names: RowNames, rows: ArrayLike<number>, width: number): Uint8Array {
     if (!Number.isInteger(width) || width < 1 || parameters.length % width !== 0) {
       throw new RangeError(
         `width must be an integer >= 1 dividing the ${parameters.length} parameters, got ${String(width)}`,
@@ -137,7 +138,7 @@ export class KeyedPolicyWriter {
   }
 
   /** Encodes the names from the last call's count to `names.count` once, all or none. */
-  #appendNames(names: PositionNames): void {
+  #appendNames(names: RowNames): void {
     const { count } = names;
     if (!Number.isInteger(count) || count < 0) {
       throw new RangeError(`names.count must be an integer >= 0, got ${String(count)}`);

@@ -25,7 +25,7 @@ const episode = (steps: { o: number; a: number; logProb: number; v: number }[]) 
 
 describe('BehaviourCheck', () => {
   it('scores again only the steps of the current version, keeping the largest absolute gap over episodes', () => {
-    const check = new BehaviourCheck(policy(), 3);
+    const check = new BehaviourCheck(policy());
     expect(check.result).toEqual({ steps: 0, maxLogProbGap: 0 });
     // Version 5 is current. Step gaps: 0, 0.125 (recorded too high), 0.0625 (recorded too low); the steps of
     // versions 4 and 6 are off by 3 and are not scored.
@@ -50,14 +50,14 @@ describe('BehaviourCheck', () => {
   });
 
   it('finds a gap recorded below the learner as well as above it', () => {
-    const check = new BehaviourCheck(policy(), 3);
+    const check = new BehaviourCheck(policy());
     check.add(episode([{ o: 1, a: 1, logProb: logSoftmax(logits[1]!, 1) - 0.5, v: 0 }]), 0);
     expect(check.result.maxLogProbGap).toBeCloseTo(0.5, 12);
     expect(check.result.steps).toBe(1);
   });
 
   it('counts a step without a log-probability (NaN) as the largest gap there is, +∞, and keeps it', () => {
-    const check = new BehaviourCheck(policy(), 3);
+    const check = new BehaviourCheck(policy());
     check.add(episode([{ o: 0, a: 0, logProb: logSoftmax(logits[0]!, 0) + 0.25, v: 2 }]), 2);
     check.add(episode([{ o: 0, a: 0, logProb: Number.NaN, v: 2 }]), 2);
     check.add(episode([{ o: 0, a: 0, logProb: logSoftmax(logits[0]!, 0) + 0.5, v: 2 }]), 2);

@@ -1,0 +1,90 @@
+import { RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
+import { createOptimizer, DEFAULT_FTW_OPTIONS, eliteSelector, FtwUpdater } from '@ftw/trainer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corridorPolicy, lehmer } from '../test/corridor.js';
+import { spawnActor } from '../test/spawn-actor.js';
+import { ActorsError } from './actors-error.js';
+import { RedisLearner } from './redis-learner.js';
+
+let server: RedisServer | undefined;
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('RedisLearner', () => {
+  it('trains a linear policy with FTW from episodes two actor processes push', async () => {
+    const url = server!.url;
+    const name = `learn-${Date.now().toString(36)}`;
+    const policy = corridorPolicy();
+    const learner = await RedisLearner.open(url, {
+      name,
+      runId: name,
+      kind: 'linear',
+      policy,
+      capacity: 64,
+      rollouts: 4,
+      waitSeconds: 60,
+    });
+    const ftw = { ...DEFAULT_FTW_OPTIONS, capacity: 64, warmup: 5 };
+    const updater = new FtwUpdater(
+      ftw,
+      policy,
+      createOptimizer('adam', 0.1),
+      eliteSelector(ftw, lehmer(3)),
+      learner.mirror.pool,
+    );
+    const actors = [0, 1].map((i) => spawnActor([url, name, `a${i}`, 'step', name, 'linear']));
+    const returns: number[] = [];
+    try {
+      for (let iteration = 0; iteration < 60; iteration++) {
+        const { episodes } = await learner.step(updater);
+        expect(episodes.length).toBeGreaterThanOrEqual(4);
+        returns.push(episodes.reduce((s, e) => s + e.return, 0) / episodes.length);
+      }
+    } finally {
+      await Promise.all(actors.map((a) => a.kill()));
+      await learner.close();
+    }
+    expect(learner.version).toBeGreaterThan(40);
+    const { snapshots, deltas } = learner.published;
+    expect(snapshots + deltas).toBe(learner.version + 1);
+    // Every arrived step taken with the learner's version at the time scores the same log-probability.
+    expect(learner.behaviourCheck.steps).toBeGreaterThan(50);
+    expect(learner.behaviourCheck.maxLogProbGap).toBe(0);
+    // The policy learnt to walk right: the last ten iterations' mean return beats the first ten's (the
+    // uniform policy reaches the end of the 6-cell corridor within 12 steps about a third of the time).
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(mean(returns.slice(-10))).toBeGreaterThan(mean(returns.slice(0, 10)));
+  });
+
+  it('refuses a pool that another run left its notes in, and changes nothing in it', async () => {
+    const url = server!.url;
+    const name = `taken-${Date.now().toString(36)}`;
+    const first = await RedisLearner.open(url, {
+      name,
+      runId: 'run-a',
+      kind: 'linear',
+      policy: corridorPolicy(),
+      capacity: 8,
+      rollouts: 1,
+    });
+    await first.close();
+    const open = RedisLearner.open(url, {
+      name,
+      runId: 'run-b',
+      kind: 'linear',
+      policy: corridorPolicy(),
+      capacity: 8,
+      rollouts: 1,
+    });
+    await expect(open).rejects.toThrow(ActorsError);
+    await expect(open).rejects.toThrow('RUN_MISMATCH: the pool belongs to run "run-a"');
+    const pool = await RedisPool.open(url, { name });
+    expect(await pool.readNote('run')).toBe('run-a');
+    expect(await pool.readPolicyVersion()).toBe(0);
+    await pool.close();
+  });
+});
