@@ -202,4 +202,27 @@ describe('train', () => {
     );
     expect(Array.from(inner.parameters)).toEqual(new Array(12).fill(0));
   });
+
+  it('trains on several instances in lockstep, reproducibly, and refuses a stream count that does not match', () => {
+    const run = () => {
+      const policy = new LinearPolicy(2, 6);
+      const streams = [seededStreams(1).policy, seededStreams(2).policy, seededStreams(3).policy];
+      const result = train({
+        ...options(chain('one-hot'), policy, 0, { iterations: 60 }),
+        env: [chain('one-hot'), chain('one-hot'), chain('one-hot')],
+        random: streams,
+      });
+      return { result, theta: Array.from(policy.parameters) };
+    };
+    const first = run();
+    expect(first.result.episodes).toBe(240);
+    expect(run()).toEqual(first);
+    expect(first.result.metrics.at(-1)!.reward).toBeGreaterThan(first.result.metrics[0]!.reward);
+    expect(() =>
+      train({
+        ...options(chain('one-hot'), new LinearPolicy(2, 6), 0),
+        env: [chain('one-hot'), chain('one-hot')],
+      }),
+    ).toThrow('random must be 2 functions (one per environment instance)');
+  });
 });
