@@ -267,7 +267,7 @@ describe('ftw evaluate', () => {
     );
     refuse(
       { ...first, parameters: weights.slice(1).map(() => 0) },
-      'PARAMETER_COUNT_MISMATCH: parameters must hold',
+      'PARAMETER_COUNT_MISMATCH: parameters must hold 1428 weights for this architecture, got 1427',
     );
   });
 
