@@ -113,6 +113,11 @@ describe('EpisodeCollector in lockstep', () => {
       const lockstep = new EpisodeCollector(envs, watched, count);
       const batch = lockstep.collect(3, streams);
       const together = lockstep.episodes.map(copy);
+      // Each step's logits are kept beside the episode: those the policy gives its observation.
+      lockstep.episodes.forEach((e, i) => {
+        const z = policy.logits(e.observations, e.length, new Float64Array(2 * e.length));
+        expect(Array.from(lockstep.stepLogits[i]!)).toEqual(Array.from(z));
+      });
       // Each reset after the batch's last start (an instance that had finished) must not happen: the
       // collector idles instances once every episode has started.
       expect(starter).toHaveLength(count);

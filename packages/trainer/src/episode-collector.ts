@@ -94,6 +94,7 @@ interface Lane {
   observations: Float64Array;
   actions: Int32Array;
   logProbs: Float64Array;
+  logits: Float64Array;
 }
 
 /**
@@ -123,6 +124,11 @@ interface Lane {
 export class EpisodeCollector {
   /** The last batch's episodes (overwritten by the next `collect`). */
   readonly episodes: Episode[];
+  /**
+   * Per episode of the last batch, the behaviour policy's logits at each of its steps (`length × numActions`,
+   * the values it acted on): what the policy gave before any update of the batch, without a second pass.
+   */
+  readonly stepLogits: Float64Array[];
   readonly #lanes: Lane[];
   readonly #policy: Policy;
   readonly #distribution: ActionDistribution;
@@ -164,11 +170,13 @@ export class EpisodeCollector {
       observations: new Float64Array(16 * d),
       actions: new Int32Array(16),
       logProbs: new Float64Array(16),
+      logits: new Float64Array(16 * policy.numActions),
     }));
     this.#rows = new Float64Array(envs.length * d);
     this.#logits = new Float64Array(envs.length * policy.numActions);
     this.#rowLane = new Int32Array(envs.length);
     this.episodes = Array.from({ length: count }, () => newEpisode(1, d));
+    this.stepLogits = Array.from({ length: count }, () => new Float64Array(policy.numActions));
   }
 
   /** Environment instances stepped together. */
@@ -202,6 +210,7 @@ export class EpisodeCollector {
     const rowLane = this.#rowLane;
     const logits = this.#logits;
     const count = this.episodes.length;
+    const A = policy.numActions;
     let started = 0;
     let steps = 0;
     let returnSum = 0;
@@ -227,8 +236,9 @@ export class EpisodeCollector {
         if (hasRegret) regret += env.stepRegret!(lane.observation, distribution.probabilities);
         const action = distribution.sample(randoms[rowLane[r]!]!());
         const t = lane.length;
-        if (t === lane.actions.length) grow(lane, d);
+        if (t === lane.actions.length) grow(lane, d, A);
         for (let k = 0; k < d; k++) lane.observations[t * d + k] = rowsData[r * d + k]!;
+        for (let a = 0; a < A; a++) lane.logits[t * A + a] = logits[r * A + a]!;
         lane.actions[t] = action;
         lane.logProbs[t] = distribution.logProbability(action);
         lane.length = t + 1;
@@ -274,10 +284,13 @@ export class EpisodeCollector {
     const d = this.#d;
     const length = lane.length;
     let episode = this.episodes[lane.slot]!;
+    const A = this.#policy.numActions;
     if (episode.length !== length) {
       episode = newEpisode(length, d);
       this.episodes[lane.slot] = episode;
+      this.stepLogits[lane.slot] = new Float64Array(length * A);
     }
+    this.stepLogits[lane.slot]!.set(lane.logits.subarray(0, length * A));
     for (let k = 0; k < length * d; k++) episode.observations[k] = lane.observations[k]!;
     for (let t = 0; t < length; t++) {
       episode.actions[t] = lane.actions[t]!;
@@ -314,7 +327,7 @@ function environments(env: Environment | readonly Environment[]): readonly Envir
 }
 
 /** Doubles a lane's scratch, keeping what it holds. */
-function grow(lane: Lane, d: number): void {
+function grow(lane: Lane, d: number, A: number): void {
   const size = 2 * lane.actions.length;
   const observations = new Float64Array(size * d);
   observations.set(lane.observations);
@@ -325,4 +338,7 @@ function grow(lane: Lane, d: number): void {
   const logProbs = new Float64Array(size);
   logProbs.set(lane.logProbs);
   lane.logProbs = logProbs;
+  const logits = new Float64Array(size * A);
+  logits.set(lane.logits);
+  lane.logits = logits;
 }

@@ -199,7 +199,7 @@ export function train(options: TrainOptions): TrainResult {
     returnTotal += batch.returnSum;
     if (batch.regret !== null) regret = (regret ?? 0) + batch.regret;
     if (meter !== null) meter.beforeUpdate(env.observationCount!);
-    else rowsShift!.before(collector.episodes);
+    else rowsShift!.before(collector.episodes, collector.stepLogits);
     const stats = updater.update(collector.episodes, version);
     if (stats !== null) version++;
     const shift =
@@ -276,7 +276,11 @@ class VisitedShift {
     this.#policy = policy;
   }
 
-  before(episodes: readonly { readonly length: number; readonly observations: ArrayLike<number> }[]): void {
+  /** Takes the iteration's rows and their logits before the update: the behaviour policy's, as it acted. */
+  before(
+    episodes: readonly { readonly length: number; readonly observations: ArrayLike<number> }[],
+    logits: readonly Float64Array[],
+  ): void {
     const d = this.#policy.observationSize;
     const A = this.#policy.numActions;
     let rows = 0;
@@ -287,10 +291,13 @@ class VisitedShift {
       this.#after = new Float64Array(2 * rows * A);
     }
     let at = 0;
-    for (const e of episodes)
+    let z = 0;
+    for (const [i, e] of episodes.entries()) {
       for (let k = 0; k < e.length * d; k++) this.#observations[at++] = e.observations[k]!;
+      this.#before.set(logits[i]!.subarray(0, e.length * A), z);
+      z += e.length * A;
+    }
     this.#rows = rows;
-    this.#policy.logits(this.#observations, rows, this.#before);
   }
 
   after(): PolicyShift {
