@@ -209,6 +209,68 @@ describe('ftw evaluate', () => {
     expect(ftw('evaluate', join(out, 'tab'), '--out', out, '--name', 'e4', '--quiet').status).toBe(0);
   });
 
+  it('trains mlp and cnn policies on Sokoban, scores their saved weights as the run did, refuses bad lines', () => {
+    const sokoban = ['train', '--env', 'sokoban', '--size', '5', '--levels', '4', '--held-out', '3'];
+    const budget = [
+      '--rollouts',
+      '8',
+      '--iterations',
+      '6',
+      '--seeds',
+      '0,1',
+      '--optimizer',
+      'adam',
+      '--lr',
+      '0.01',
+    ];
+    for (const [policy, extra] of [
+      ['mlp', ['--hidden', '16', '--envs', '4']],
+      ['cnn', ['--filters', '4', '--hidden', '8', '--envs', '3']],
+    ] as const) {
+      const name = `net-${policy}`;
+      const trained = ftw(...sokoban, '--policy', policy, ...extra, ...budget, '--out', out, '--name', name);
+      expect(trained.status, trained.stderr).toBe(0);
+      const lines = ndjson(join(out, name, 'policies.ndjson'));
+      expect(lines.map((l) => [l['seed'], l['kind'], l['format']])).toEqual([
+        [0, 'network', 'ftw-tfjs-policy/1'],
+        [1, 'network', 'ftw-tfjs-policy/1'],
+      ]);
+      const summary = readJson(join(out, name, 'summary.json')) as {
+        seeds: { finalOptimalProbability: number }[];
+      };
+      const evaluated = ftw('evaluate', join(out, name), '--out', out, '--name', `e-${name}`, '--json');
+      expect(evaluated.status, evaluated.stderr).toBe(0);
+      expect(
+        (JSON.parse(evaluated.stdout) as { seeds: { score: number }[] }).seeds.map((s) => s.score),
+      ).toEqual(summary.seeds.map((s) => s.finalOptimalProbability));
+    }
+    const path = join(out, 'net-mlp', 'policies.ndjson');
+    const [first] = ndjson(path);
+    const refuse = (line: Record<string, unknown>, message: string) => {
+      writeFileSync(path, `${JSON.stringify(line)}\n`);
+      const refused = ftw('evaluate', join(out, 'net-mlp'), '--out', out, '--name', 'e-bad');
+      expect(refused.status).toBe(2);
+      expect(refused.stderr.trim().split('\n')).toEqual([
+        `error: policies.ndjson:1: TfjsPolicyError ${message}`,
+      ]);
+    };
+    const weights = [...(first!['parameters'] as number[])];
+    weights[5] = Number.NaN; // JSON.stringify writes it as null
+    refuse(
+      { ...first, parameters: weights },
+      'NON_FINITE_WEIGHT: parameters[5] must be a finite number, got null (NaN or ±Infinity when saved)',
+    );
+    const architecture = { ...(first!['architecture'] as object), hiddenSizes: [32] };
+    refuse(
+      { ...first, architecture },
+      'ARCHITECTURE_MISMATCH: architecture.hiddenSizes is [32] in the record, [16] in this policy',
+    );
+    refuse(
+      { ...first, parameters: weights.slice(1).map(() => 0) },
+      'PARAMETER_COUNT_MISMATCH: parameters must hold 1428 weights for this architecture, got 1427',
+    );
+  });
+
   it('names what is wrong with a folder that is not a run with saved policies', () => {
     const missing = ftw('evaluate', join(out, 'nothing'), '--out', out);
     expect(missing.status).toBe(2);

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { seededStreams } from './seeded-streams.js';
+import { laneStreams, seededStreams } from './seeded-streams.js';
 
 const draw = (f: () => number, n: number): number[] => Array.from({ length: n }, f);
 
@@ -39,5 +39,23 @@ describe('seededStreams', () => {
       const chi2 = counts.reduce((s, c) => s + (c - expected) ** 2 / expected, 0);
       expect(chi2).toBeLessThan(75);
     }
+  });
+});
+
+describe('laneStreams', () => {
+  it('gives each lane and the network streams of their own, distinct from the policy and selection streams', () => {
+    const firsts = [
+      draw(seededStreams(5).policy, 4),
+      draw(seededStreams(5).selection, 4),
+      draw(laneStreams(5).network, 4),
+      draw(laneStreams(5).lane(1).policy, 4),
+      draw(laneStreams(5).lane(1).environment, 4),
+      draw(laneStreams(5).lane(2).policy, 4),
+    ];
+    expect(new Set(firsts.map((f) => f.join())).size).toBe(firsts.length);
+    expect(draw(laneStreams(5).lane(2).policy, 4)).toEqual(firsts[5]);
+    // Two jumps ahead of lane 1 is lane 2: the construction the doc states.
+    expect(draw(laneStreams(5).lane(1).environment, 4)).not.toEqual(firsts[5]);
+    expect(() => laneStreams(5).lane(0)).toThrow('lane must be an integer >= 1, got 0');
   });
 });

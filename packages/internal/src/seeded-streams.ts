@@ -45,3 +45,44 @@ export function seededStreams(seed: number): SeededStreams {
     environment: seed,
   };
 }
+
+/** The streams of one more environment instance stepped in lockstep (see {@link laneStreams}). */
+export interface LaneStreams {
+  /** Uniform on [0, 1) for the instance's actions. */
+  readonly policy: () => number;
+  /** Uniform on [0, 1) for the instance's own environment draws (a level per episode). */
+  readonly environment: () => number;
+}
+
+/**
+ * Streams beyond {@link seededStreams} for the same seed, on the same generator further jumped, so none
+ * overlaps another or the policy and selection streams: `network()` for a network's initial weights
+ * (three jumps ahead), and per further environment instance j ≥ 1 its action and environment streams
+ * (2j + 2 and 2j + 3 jumps ahead). Instance 0 draws from `seededStreams(seed).policy` and the environment's
+ * own seed, so a run with one instance is the run without lanes.
+ *
+ * @param seed - integer in [0, 2^31 − 1] (validated by the CLI)
+ * @returns `network()` and `lane(j)`
+ * @example
+ * ```ts
+ * const extra = laneStreams(0);
+ * extra.lane(1).policy(); // instance 1's first action draw
+ * ```
+ */
+export function laneStreams(seed: number): {
+  readonly network: () => number;
+  readonly lane: (j: number) => LaneStreams;
+} {
+  const ahead = (jumps: number): (() => number) => {
+    const generator = xoroshiro128plus(seed);
+    for (let k = 0; k < jumps; k++) generator.jump();
+    return () => uniformFloat64(generator);
+  };
+  return {
+    network: ahead(3),
+    lane: (j) => {
+      if (!Number.isInteger(j) || j < 1) throw new RangeError(`lane must be an integer >= 1, got ${j}`);
+      return { policy: ahead(2 * j + 2), environment: ahead(2 * j + 3) };
+    },
+  };
+}

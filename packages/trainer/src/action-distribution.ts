@@ -58,7 +58,28 @@ export class ActionDistribution {
       if (row.length !== d) row = this.#row = new Float64Array(d);
       for (let k = 0; k < d; k++) row[k] = observation[k]!;
     }
-    const z = policy.logits(row, 1, this.logits, parameters);
+    policy.logits(row, 1, this.logits, parameters);
+    return this.#normalise();
+  }
+
+  /**
+   * Computes π(· | o) from logits already computed: one row of a batch (the lockstep collector's).
+   * @param logits - a batch of logits
+   * @param row - the row's index: its logits are `logits[row · numActions .. (row + 1) · numActions)`
+   * @returns this
+   * @throws TrainerError `NON_FINITE_LOGITS` naming the row when one of its logits is NaN or infinite
+   */
+  ofLogits(logits: Float64Array, row: number): this {
+    const z = this.logits;
+    const A = z.length;
+    const from = row * A;
+    for (let a = 0; a < A; a++) z[a] = logits[from + a]!;
+    return this.#normalise(row);
+  }
+
+  /** Softmax of `this.logits` by max-subtraction; `row` names the batch row in the error. */
+  #normalise(row?: number): this {
+    const z = this.logits;
     const p = this.probabilities;
     const A = p.length;
     let max = Number.NEGATIVE_INFINITY;
@@ -71,8 +92,12 @@ export class ActionDistribution {
     }
     // Finite logits give 1 ≤ sum ≤ A (the largest term is exp(0)); NaN or ±∞ anywhere gives NaN or 0.
     if (!(sum >= 1 && sum <= A)) {
-      const bad = z.find((value) => !Number.isFinite(value));
-      throw new TrainerError('NON_FINITE_LOGITS', `policy.logits returned ${String(bad)} among the logits`);
+      const at = z.findIndex((value) => !Number.isFinite(value));
+      const where = row === undefined ? '' : ` (row ${row}, logits[${row * A + at}])`;
+      throw new TrainerError(
+        'NON_FINITE_LOGITS',
+        `policy.logits returned ${String(z[at])} among the logits${where}`,
+      );
     }
     for (let a = 0; a < A; a++) p[a] = p[a]! / sum;
     this.#max = max;

@@ -6,7 +6,13 @@ export {
 } from './baseline-updater.js';
 export type { Environment, EnvironmentStep, Evaluation } from './environment.js';
 export type { Episode } from './episode.js';
-export { type CollectedBatch, checkFits, EpisodeCollector, MAX_EPISODE_STEPS } from './episode-collector.js';
+export {
+  type CollectedBatch,
+  checkAlike,
+  checkFits,
+  EpisodeCollector,
+  MAX_EPISODE_STEPS,
+} from './episode-collector.js';
 export { ExpectedSelection } from './expected-selection.js';
 export {
   checkFtwOptions,

@@ -1,6 +1,7 @@
 import { seededStreams } from '@ftw/internal/seeded-streams';
 import { describe, expect, it } from 'vitest';
 import { ChainEnv } from '../test/chain-env.js';
+import { EpisodeCollector } from './episode-collector.js';
 import { LinearPolicy } from './linear-policy.js';
 import type { Policy } from './policy.js';
 import { TabularPolicy } from './tabular-policy.js';
@@ -201,5 +202,68 @@ describe('train', () => {
       /NON_FINITE_LOGITS: policy.logits returned NaN among the logits/,
     );
     expect(Array.from(inner.parameters)).toEqual(new Array(12).fill(0));
+  });
+
+  it('trains on several instances in lockstep, reproducibly, and refuses a stream count that does not match', () => {
+    const run = () => {
+      const policy = new LinearPolicy(2, 6);
+      const streams = [seededStreams(1).policy, seededStreams(2).policy, seededStreams(3).policy];
+      const result = train({
+        ...options(chain('one-hot'), policy, 0, { iterations: 60 }),
+        env: [chain('one-hot'), chain('one-hot'), chain('one-hot')],
+        random: streams,
+      });
+      return { result, theta: Array.from(policy.parameters) };
+    };
+    const first = run();
+    expect(first.result.episodes).toBe(240);
+    expect(run()).toEqual(first);
+    expect(first.result.metrics.at(-1)!.reward).toBeGreaterThan(first.result.metrics[0]!.reward);
+    expect(() =>
+      train({
+        ...options(chain('one-hot'), new LinearPolicy(2, 6), 0),
+        env: [chain('one-hot'), chain('one-hot')],
+      }),
+    ).toThrow('random must be 2 functions (one per environment instance)');
+  });
+
+  it('measures the KL of an update over the steps of the iteration, from the logits the steps acted on', () => {
+    const env = chain('one-hot');
+    const policy = new LinearPolicy(2, 6);
+    policy.parameters.set([0.3, -0.2, 0.1, 0.5, -0.4, 0.2, -0.1, 0.4, 0.2, -0.3, 0.1, 0]);
+    const before = new LinearPolicy(2, 6);
+    before.parameters.set(policy.parameters);
+    // The same first iteration, collected apart: same environment, policy and stream.
+    const replay = new EpisodeCollector(chain('one-hot'), before, 4);
+    replay.collect(0, seededStreams(3).policy);
+    const { metrics } = train({ ...options(env, policy, 3, { method: 'reinforce', iterations: 1 }) });
+    let sum = 0;
+    let rows = 0;
+    let max = 0;
+    const p = new Float64Array(2);
+    const q = new Float64Array(2);
+    for (const e of replay.episodes) {
+      for (let t = 0; t < e.length; t++) {
+        const x = e.observations.subarray(6 * t, 6 * t + 6);
+        before.logits(x, 1, p);
+        policy.logits(x, 1, q);
+        const lp = [
+          p[0]! - Math.log(Math.exp(p[0]!) + Math.exp(p[1]!)),
+          p[1]! - Math.log(Math.exp(p[0]!) + Math.exp(p[1]!)),
+        ];
+        const lq = [
+          q[0]! - Math.log(Math.exp(q[0]!) + Math.exp(q[1]!)),
+          q[1]! - Math.log(Math.exp(q[0]!) + Math.exp(q[1]!)),
+        ];
+        const kl = Math.exp(lp[0]!) * (lp[0]! - lq[0]!) + Math.exp(lp[1]!) * (lp[1]! - lq[1]!);
+        sum += kl;
+        max = Math.max(max, kl);
+        rows++;
+      }
+    }
+    expect(metrics[0]!.updated).toBe(true);
+    expect(metrics[0]!.klMean).toBeGreaterThan(0);
+    expect(metrics[0]!.klMean).toBeCloseTo(sum / rows, 12);
+    expect(metrics[0]!.klMax).toBeCloseTo(max, 12);
   });
 });

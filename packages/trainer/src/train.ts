@@ -1,7 +1,7 @@
 import { type PolicyShift, policyShift } from '@ftw/objective';
 import { type BaselineOptions, BaselineUpdater } from './baseline-updater.js';
 import type { Environment } from './environment.js';
-import { checkFits, EpisodeCollector } from './episode-collector.js';
+import { checkAlike, checkFits, EpisodeCollector } from './episode-collector.js';
 import { eliteSelector, type FtwOptions, FtwUpdater } from './ftw-updater.js';
 import { createOptimizer, type Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
@@ -64,18 +64,22 @@ export interface TrainResult {
 
 /** The options of {@link train}. */
 export interface TrainOptions {
-  /** The environment to act in. */
-  readonly env: Environment;
+  /**
+   * The environment to act in, or several instances of it stepped in lockstep, one batched
+   * `policy.logits` call per step for all of them (see `EpisodeCollector`). The first instance evaluates
+   * the policy and tells `observationCount`.
+   */
+  readonly env: Environment | readonly Environment[];
   /** The policy to train (its `parameters` change in place). */
   readonly policy: Policy;
   /** Training iterations, ≥ 1: each collects `rollouts` episodes, then updates. */
   readonly iterations: number;
-  /** Uniform on [0, 1): draws the actions. */
-  readonly random: () => number;
+  /** Uniform on [0, 1): draws the actions; with several environment instances, one stream per instance. */
+  readonly random: (() => number) | readonly (() => number)[];
   /**
    * Uniform on [0, 1): draws FTW's minibatches; a stream of its own keeps the actions the same whatever
    * the selection draws.
-   * @defaultValue `random`
+   * @defaultValue `random` (its first stream)
    */
   readonly selectionRandom?: () => number;
   /** @defaultValue `'ftw'` */
@@ -145,31 +149,43 @@ const NO_SHIFT: PolicyShift = { klMean: 0, klMax: 0, tvMean: 0, tvMax: 0 };
  * ```
  */
 export function train(options: TrainOptions): TrainResult {
-  const { env, policy } = options;
+  const { policy } = options;
+  const envs: readonly Environment[] = Array.isArray(options.env)
+    ? options.env
+    : [options.env as Environment];
+  checkInteger('env.length', envs.length, 1);
+  const env = envs[0]!;
   const method = checkChoice('method', options.method ?? 'ftw', ['ftw', 'reinforce', 'grpo', 'ppo'] as const);
   const iterations = checkInteger('iterations', options.iterations, 1);
   const rollouts = checkInteger('rollouts', options.rollouts ?? 1, 1);
-  if (typeof options.random !== 'function') {
+  const randoms = typeof options.random === 'function' ? [options.random] : options.random;
+  if (
+    !Array.isArray(randoms) ||
+    randoms.length !== envs.length ||
+    randoms.some((r) => typeof r !== 'function')
+  ) {
     throw new TypeError(
-      `random must be a function returning uniforms on [0, 1), got ${String(options.random)}`,
+      `random must be ${envs.length === 1 ? 'a function' : `${envs.length} functions (one per environment instance)`} returning uniforms on [0, 1), got ${String(options.random)}`,
     );
   }
   const maxSamples = options.maxSamples;
   if (maxSamples !== undefined) checkInteger('maxSamples', maxSamples, 1);
+  checkAlike(envs);
   checkFits(env, policy);
   const optimizer =
     typeof options.optimizer === 'object'
       ? options.optimizer
       : createOptimizer(options.optimizer ?? 'sgd', options.lr ?? 0.08);
-  const updater = createUpdater(method, options, optimizer);
-  const collector = new EpisodeCollector(env, policy, rollouts);
+  const updater = createUpdater(method, options, optimizer, randoms[0]!);
+  const collector = new EpisodeCollector(envs, policy, rollouts);
   const counted = env.observationCount !== undefined;
   const meter = counted ? new PolicyShiftMeter(policy, stepsBlocksOnly(policy, optimizer)) : null;
   const rowsShift = counted ? null : new VisitedShift(policy);
 
   const hasEvaluate = env.evaluate !== undefined;
   const keep = options.keepMetrics !== false;
-  const { random, onIteration } = options;
+  const { onIteration } = options;
+  const random = envs.length === 1 ? randoms[0]! : randoms;
   const metrics: IterationMetrics[] = [];
   let samples = 0;
   let episodes = 0;
@@ -183,7 +199,7 @@ export function train(options: TrainOptions): TrainResult {
     returnTotal += batch.returnSum;
     if (batch.regret !== null) regret = (regret ?? 0) + batch.regret;
     if (meter !== null) meter.beforeUpdate(env.observationCount!);
-    else rowsShift!.before(collector.episodes);
+    else rowsShift!.before(collector.episodes, collector.stepLogits);
     const stats = updater.update(collector.episodes, version);
     if (stats !== null) version++;
     const shift =
@@ -224,13 +240,14 @@ function createUpdater(
   method: 'ftw' | 'reinforce' | 'grpo' | 'ppo',
   options: TrainOptions,
   optimizer: Optimizer,
+  random: () => number,
 ): Updater {
   const { policy } = options;
   if (method === 'ftw') {
     const given = options.ftw ?? {};
     const batchSize = given.batchSize ?? DEFAULT_FTW_OPTIONS.batchSize;
     const ftw: FtwOptions = { ...DEFAULT_FTW_OPTIONS, warmup: batchSize, ...given };
-    const select = eliteSelector(ftw, options.selectionRandom ?? options.random);
+    const select = eliteSelector(ftw, options.selectionRandom ?? random);
     return new FtwUpdater(ftw, policy, optimizer, select);
   }
   const given = options.baseline ?? {};
@@ -259,7 +276,11 @@ class VisitedShift {
     this.#policy = policy;
   }
 
-  before(episodes: readonly { readonly length: number; readonly observations: ArrayLike<number> }[]): void {
+  /** Takes the iteration's rows and their logits before the update: the behaviour policy's, as it acted. */
+  before(
+    episodes: readonly { readonly length: number; readonly observations: ArrayLike<number> }[],
+    logits: readonly Float64Array[],
+  ): void {
     const d = this.#policy.observationSize;
     const A = this.#policy.numActions;
     let rows = 0;
@@ -270,10 +291,13 @@ class VisitedShift {
       this.#after = new Float64Array(2 * rows * A);
     }
     let at = 0;
-    for (const e of episodes)
+    let z = 0;
+    for (const [i, e] of episodes.entries()) {
       for (let k = 0; k < e.length * d; k++) this.#observations[at++] = e.observations[k]!;
+      this.#before.set(logits[i]!.subarray(0, e.length * A), z);
+      z += e.length * A;
+    }
     this.#rows = rows;
-    this.#policy.logits(this.#observations, rows, this.#before);
   }
 
   after(): PolicyShift {

@@ -3,13 +3,15 @@
  * - `NON_FINITE_LOGITS`: a policy returned a NaN or infinite logit;
  * - `ACTION_COUNT_MISMATCH`: a policy's action count differs from its environment's;
  * - `OBSERVATION_SIZE_MISMATCH`: an observation's length differs from the policy's `observationSize`;
- * - `EPISODE_TOO_LONG`: an environment did not end an episode within the step limit.
+ * - `EPISODE_TOO_LONG`: an environment did not end an episode within the step limit;
+ * - `ENV_MISMATCH`: environment instances stepped together differ in actions or observation size.
  */
 export type TrainerErrorCode =
   | 'NON_FINITE_LOGITS'
   | 'ACTION_COUNT_MISMATCH'
   | 'OBSERVATION_SIZE_MISMATCH'
-  | 'EPISODE_TOO_LONG';
+  | 'EPISODE_TOO_LONG'
+  | 'ENV_MISMATCH';
 
 /**
  * A domain error of `@ftw/trainer`: the combination of an environment and a policy, or what one of them

@@ -3,12 +3,11 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { encodeKeyedPolicy, keyedCodec, PolicyPublisher, writeRunNotes } from '@ftw/actors';
 import { PoolMirror, RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
-import { SokobanEnv } from '@ftw/sokoban';
+import { SOKOBAN_FEATURE_COUNT as FEATURE_COUNT, SokobanEnv } from '@ftw/sokoban';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASYNC_REDIS_BASE } from '../commands/compare-async.js';
 import type { TrainConfig } from '../config/train-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
-import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
 import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
 import { POOL_NOTES } from './actor-protocol.js';
 import type { AsyncOptions } from './async-options.js';
@@ -60,7 +59,7 @@ async function actorEpisodes(config: TrainConfig, policy: Uint8Array): Promise<P
   const name = `actor-${config.policy ?? 'tabular'}-${Date.now().toString(36)}`;
   const pool = await RedisPool.open(url, { name, capacity: 1000 });
   const mirror = await PoolMirror.open(url, { name });
-  await notes(pool, config.policy ?? 'tabular');
+  await notes(pool, config.policy === 'linear' ? 'linear' : 'tabular');
   await pool.publishPolicy(0, policy);
   const child = sourceLauncher({ url, pool: name, config, options: OPTIONS, seed: 0, actor: 0 });
   try {

@@ -9,12 +9,12 @@ import {
 } from '@ftw/actors';
 import type { PolicyLoader } from '@ftw/redis-pool';
 import type { DecodedTrajectory, TrajectoryInput } from '@ftw/replay-pool';
+import { SOKOBAN_FEATURE_COUNT as FEATURE_COUNT } from '@ftw/sokoban';
 import type { Observation, Policy } from '@ftw/trainer';
 import { UsageError } from '../cli/usage-error.js';
 import type { TrainConfig } from '../config/train-config.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SokobanFeaturePolicy } from '../sokoban/sokoban-feature-policy.js';
-import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
 import { createPolicy } from '../train/create-policy.js';
 import type { EpisodeEnv } from '../train/episode-env.js';
 

@@ -1,14 +1,14 @@
+import { SOKOBAN_FEATURE_COUNT as FEATURE_COUNT } from '@ftw/sokoban';
 import { describe, expect, it } from 'vitest';
 import { seededStreams } from '../random/seeded-streams.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
-import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
 import { SokobanLinearPolicy } from '../sokoban/sokoban-linear-policy.js';
 import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
 import { savedPolicy } from '../train/saved-policy.js';
 import { evaluatePolicies } from './evaluate-command.js';
 
 describe('evaluatePolicies', () => {
-  it('scores saved linear Sokoban policies as the policies themselves score: training and held-out success', () => {
+  it('scores saved linear Sokoban policies as the policies themselves score: training and held-out success', async () => {
     const environment = { ...SMALL_LEVELS, heldOut: 6 };
     const random = seededStreams(11).policy;
     const expected: { seed: number; score: number; heldOutSuccess: number }[] = [];
@@ -24,6 +24,6 @@ describe('evaluatePolicies', () => {
     // would differ.
     expect(new Set(expected.map((e) => e.heldOutSuccess)).size).toBeGreaterThan(1);
     expect(expected.some((e) => e.heldOutSuccess !== e.score)).toBe(true);
-    expect(evaluatePolicies(environment, saved)).toEqual(expected);
+    expect(await evaluatePolicies(environment, saved)).toEqual(expected);
   });
 });

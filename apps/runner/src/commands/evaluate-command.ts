@@ -1,16 +1,19 @@
 import { join } from 'node:path';
 import { formatInterval, markdownTable, meanInterval } from '@ftw/report';
+import type { Policy } from '@ftw/trainer';
 import { Command } from 'commander';
 import { optionWithoutValue, withHelp } from '../cli/help-text.js';
 import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { UsageError } from '../cli/usage-error.js';
 import { readTextFile } from '../config/read-text-file.js';
 import { readInteger } from '../config/read-value.js';
-import { ENVIRONMENTS, type EnvironmentConfig } from '../config/train-config.js';
+import { ENVIRONMENTS, type EnvironmentConfig, type TrainConfig } from '../config/train-config.js';
 import { executeRun, textThenPath } from '../run/write-run.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
-import { createEnvironment } from '../train/create-environment.js';
+import { createEncodedEnvironments, createEnvironment } from '../train/create-environment.js';
+import { createPolicy } from '../train/create-policy.js';
 import { describeEnvironment, scoreName } from '../train/describe-config.js';
+import { isNetworkPolicy, loadNetworks } from '../train/network-module.js';
 import { restorePolicy, type SavedPolicy } from '../train/saved-policy.js';
 
 /** One evaluated seed. */
@@ -51,6 +54,12 @@ function runEnvironment(run: string): EnvironmentConfig {
   return environment as unknown as EnvironmentConfig;
 }
 
+/** The run's policy and network settings, from its config.json (read after {@link runEnvironment}). */
+function runPolicy(run: string): Partial<TrainConfig> {
+  const { policy, network } = readJson(join(run, 'config.json')) as Partial<TrainConfig>;
+  return { ...(policy === undefined ? {} : { policy }), ...(network === undefined ? {} : { network }) };
+}
+
 /** The saved policies of a run, each line checked. */
 function readPolicies(run: string): SavedPolicy[] {
   const path = join(run, 'policies.ndjson');
@@ -76,16 +85,18 @@ function readPolicies(run: string): SavedPolicy[] {
     const integer = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
     const ok =
       integer(p['seed']) &&
-      (p['kind'] === 'tabular' || p['kind'] === 'linear') &&
+      (p['kind'] === 'tabular' || p['kind'] === 'linear' || p['kind'] === 'network') &&
       integer(p['numActions']) &&
       Array.isArray(p['parameters']) &&
-      p['parameters'].every((x) => typeof x === 'number' && Number.isFinite(x)) &&
+      // A network's weights are checked as it loads, by @ftw/tfjs (NON_FINITE_WEIGHT names the index).
+      (p['kind'] === 'network' ||
+        p['parameters'].every((x) => typeof x === 'number' && Number.isFinite(x))) &&
       (p['featureCount'] === undefined || integer(p['featureCount'])) &&
       (p['positions'] === undefined ||
         (Array.isArray(p['positions']) && p['positions'].every((x) => typeof x === 'string')));
     if (!ok) {
       throw new UsageError(
-        `${where} is not a saved policy { seed, kind: "tabular" | "linear", numActions, parameters: number[], featureCount?, positions?: string[] }`,
+        `${where} is not a saved policy { seed, kind: "tabular" | "linear" | "network", numActions, parameters: number[], featureCount?, positions?: string[] }`,
       );
     }
     return p as unknown as SavedPolicy;
@@ -133,11 +144,34 @@ function evaluationEnvironment(
  * @param policies - the run's saved policies
  * @returns one figure per seed
  */
-export function evaluatePolicies(
+export async function evaluatePolicies(
   environment: EnvironmentConfig,
   policies: readonly SavedPolicy[],
-): EvaluatedSeed[] {
-  return policies.map((saved) => {
+  run: Partial<TrainConfig> = {},
+): Promise<EvaluatedSeed[]> {
+  if (policies.some((p) => p.kind === 'network')) await loadNetworks();
+  return policies.map((saved, i) => {
+    if (saved.kind === 'network') {
+      if (environment.kind !== 'sokoban' || !isNetworkPolicy(run.policy)) {
+        throw new UsageError(`policies.ndjson:${i + 1} holds a network; the run's config.json names none`);
+      }
+      const encoding = run.policy === 'cnn' ? 'grid' : 'features';
+      const env = createEncodedEnvironments(environment, encoding, saved.seed, 1)[0]!;
+      // The policy the run's configuration describes, loaded with the line: a line of another
+      // architecture, weight count or a NaN weight is refused by @ftw/tfjs, naming the field.
+      const policy = createPolicy(run, env) as Policy & { load(record: unknown): void; dispose(): void };
+      try {
+        policy.load(saved);
+      } catch (error) {
+        policy.dispose();
+        const typed = error as Error & { code?: string };
+        if (typed.name !== 'TfjsPolicyError') throw error;
+        throw new UsageError(`policies.ndjson:${i + 1}: ${typed.name} ${typed.message}`, { helpHint: false });
+      }
+      const { score, details } = env.evaluate(policy);
+      policy.dispose();
+      return { seed: saved.seed, score, heldOutSuccess: details.heldOutSuccess };
+    }
     // A fresh environment per policy: Sokoban positions are numbered again from the policy's names.
     const env =
       environment.kind === 'sokoban'
@@ -191,7 +225,7 @@ export function evaluateCommand(): Command {
     const runEnv = runEnvironment(run);
     const environment = evaluationEnvironment(runEnv, levelSeed, heldOut, policies);
     await executeRun(output, 'evaluate', async () => {
-      const seeds = evaluatePolicies(environment, policies);
+      const seeds = await evaluatePolicies(environment, policies, runPolicy(run));
       const sokoban = environment.kind === 'sokoban';
       // With another level seed even the "training" levels are new to the policy: say so.
       const unseen =

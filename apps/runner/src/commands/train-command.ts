@@ -76,6 +76,11 @@ export function trainCommand(): Command {
         `--jobs applies to synchronous training (seeds on worker threads), got --jobs ${jobs} with asynchronous actors`,
       );
     }
+    if (asynchronous !== null && config.network !== undefined) {
+      throw new UsageError(
+        `--policy ${config.policy} trains with synchronous lockstep environments (--envs); asynchronous actors take tabular or linear policies`,
+      );
+    }
     if (asynchronous !== null) {
       // Loaded only for an asynchronous run: it brings the Redis client.
       const { asyncRunResult, runAsyncTraining } = await import('./async-training-run.js');

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { Progress } from '../cli/progress.js';
 import type { TrainConfig } from '../config/train-config.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
+import { isNetworkPolicy, loadNetworks } from '../train/network-module.js';
 import { type PackedMetrics, packMetrics, unpackMetrics } from '../train/packed-metrics.js';
 import { type SeedResult, trainSeed } from '../train/train-seed.js';
 
@@ -130,6 +131,7 @@ export async function trainSeeds(
 async function trainHere(jobs: readonly SeedJob[], progress: Progress | undefined): Promise<TrainedSeeds> {
   const results: SeedResult[] = [];
   let trainingMs = 0;
+  if (jobs.some((job) => isNetworkPolicy(job.config.policy))) await loadNetworks();
   let lastYield = performance.now();
   for (const { config, seed, detail } of jobs) {
     const start = performance.now();
@@ -151,12 +153,13 @@ async function trainHere(jobs: readonly SeedJob[], progress: Progress | undefine
  * @param port - the worker's `parentPort`
  */
 export function runSeedWorker(port: import('node:worker_threads').MessagePort): void {
-  port.on('message', (message: ToWorker) => {
+  port.on('message', async (message: ToWorker) => {
     if (message === null) {
       port.close();
       return;
     }
     const { job, config, seed } = message;
+    if (isNetworkPolicy(config.policy)) await loadNetworks();
     let ticks = 0;
     let last = performance.now();
     const result = trainSeed(config, seed, () => {

@@ -22,6 +22,33 @@ function resolve(args: string[], file?: Record<string, unknown>): TrainConfig {
 }
 
 describe('resolveTrainConfig', () => {
+  it('reads a network policy with its defaults, and refuses its options where they do not apply', () => {
+    const sokoban = ['--env', 'sokoban'];
+    expect(resolve([...sokoban, '--policy', 'cnn']).network).toEqual({
+      hidden: [64],
+      filters: [16, 16],
+      envs: 8,
+    });
+    expect(resolve([...sokoban, '--policy', 'mlp', '--hidden', '32,16', '--envs', '2'])).toMatchObject({
+      policy: 'mlp',
+      network: { hidden: [32, 16], filters: [], envs: 2 },
+    });
+    expect(resolve(sokoban).network).toBeUndefined();
+    expect(() => resolve(['--policy', 'mlp'])).toThrow(
+      '--policy mlp applies only to --env sokoban, got --env gaussian',
+    );
+    expect(() => resolve([...sokoban, '--policy', 'mlp', '--filters', '8'])).toThrow(
+      '--filters applies only to --policy cnn, got --policy mlp',
+    );
+    expect(() => resolve([...sokoban, '--envs', '4'])).toThrow(
+      '--envs applies only to --policy mlp or cnn, got --policy tabular',
+    );
+    expect(() => resolve([...sokoban, '--policy', 'cnn', '--hidden', '2.5'])).toThrow(
+      '--hidden[0] must be an integer, got 2.5',
+    );
+    expect(() => resolve([...sokoban, '--policy', 'cnn', '--envs', '0'])).toThrow(UsageError);
+  });
+
   it('defaults to the small reproduction', () => {
     expect(resolve([])).toEqual(REPRODUCE_CONFIG);
   });

@@ -38,6 +38,21 @@ export type EnvironmentConfig =
   | { readonly kind: 'tie-heavy'; readonly arms: number; readonly maxProbability: number }
   | SokobanEnvironmentConfig;
 
+/** Policy kinds of `--policy`. */
+export const POLICY_KINDS = ['tabular', 'linear', 'mlp', 'cnn'] as const;
+/** One of {@link POLICY_KINDS}. */
+export type PolicyKind = (typeof POLICY_KINDS)[number];
+
+/** The shape of an mlp/cnn policy and how many environment instances feed it at once. */
+export interface NetworkConfig {
+  /** Widths of the dense hidden layers. */
+  readonly hidden: readonly number[];
+  /** cnn: filters of each 3 × 3 convolution. */
+  readonly filters: readonly number[];
+  /** Environment instances stepped in lockstep: one batched forward pass per step for all of them. */
+  readonly envs: number;
+}
+
 /** A fully resolved training configuration: what `config.json` records and what a run executes. */
 export interface TrainConfig {
   /** `ftw`, or a baseline: `reinforce` (with a baseline), `grpo` (group-normalised), `ppo` (clipped). */
@@ -90,8 +105,13 @@ export interface TrainConfig {
   readonly baselineRate: number;
   /** One independent run per seed. */
   readonly seeds: readonly number[];
-  /** The policy: `tabular` (a row per observation; the default) or `linear` (Sokoban's features). */
-  readonly policy?: 'tabular' | 'linear';
+  /**
+   * The policy: `tabular` (a row per observation; the default), `linear` (Sokoban's features), or a
+   * network on `@ftw/tfjs`: `mlp` (Sokoban's features) or `cnn` (the Sokoban grid as channels).
+   */
+  readonly policy?: PolicyKind;
+  /** mlp/cnn: the network and the environment instances stepped in lockstep (see {@link NetworkConfig}). */
+  readonly network?: NetworkConfig;
   /**
    * Stop once this many environment steps have been taken (checked after each iteration), so methods
    * whose episodes differ in length get the same sampling budget; omitted, `iterations` alone decides.
@@ -155,7 +175,22 @@ export const TRAIN_OPTIONS: readonly OptionSpec[] = [
     '0',
     'sokoban: subtracted from the reward every step, so equal returns rank shorter first (e.g. 1e-6)',
   ),
-  spec('policy', '--policy', 'kind', 'tabular', 'policy: tabular, or linear (sokoban features)'),
+  spec(
+    'policy',
+    '--policy',
+    'kind',
+    'tabular',
+    'policy: tabular; or on sokoban linear (features), mlp (features) or cnn (grid channels), the last two networks on @ftw/tfjs (use --optimizer adam --lr 0.001)',
+  ),
+  spec('hidden', '--hidden', 'list', '64', 'mlp/cnn: widths of the dense hidden layers'),
+  spec('filters', '--filters', 'list', '16,16', 'cnn: filters of each 3x3 convolution'),
+  spec(
+    'envs',
+    '--envs',
+    'count',
+    '8',
+    'mlp/cnn: environment instances stepped in lockstep (batched forward)',
+  ),
   spec('maxSamples', '--max-samples', 'steps', 'none', 'stop after this many environment steps, or none'),
   spec('capacity', '--capacity', 'N', '128', 'FTW pool capacity N (FIFO)'),
   spec('batchSize', '--batch-size', 'C', '5', 'FTW minibatch size C, 1 <= C <= N'),
@@ -409,7 +444,7 @@ export function resolveTrainConfig(raw: Readonly<Record<string, RawOption>>): Tr
       max: 1,
     }),
     seeds: readSeeds(o('seeds').value, o('seeds').label),
-    ...readPolicyAndBudget(o('policy'), o('maxSamples'), environment),
+    ...readPolicyAndBudget(raw, environment),
   };
 }
 
@@ -434,24 +469,48 @@ function readLevelSet(
   };
 }
 
-/** `--policy` (linear needs `--env sokoban`) and `--max-samples`; omitted from the config at their defaults. */
+/**
+ * `--policy` (linear, mlp and cnn need `--env sokoban`), the network's options and `--max-samples`;
+ * omitted from the config at their defaults.
+ */
 function readPolicyAndBudget(
-  policyOption: RawOption,
-  maxSamplesOption: RawOption,
+  raw: Readonly<Record<string, RawOption>>,
   environment: EnvironmentConfig,
-): { policy?: 'linear'; maxSamples?: number } {
-  const policy = readChoice(policyOption.value, policyOption.label, ['tabular', 'linear'] as const);
-  if (policy === 'linear' && environment.kind !== 'sokoban') {
+): { policy?: Exclude<PolicyKind, 'tabular'>; network?: NetworkConfig; maxSamples?: number } {
+  const o = (key: string): RawOption => raw[key]!;
+  const policy = readChoice(o('policy').value, o('policy').label, POLICY_KINDS);
+  if (policy !== 'tabular' && environment.kind !== 'sokoban') {
     throw new UsageError(
-      `${policyOption.label} linear applies only to --env sokoban, got --env ${environment.kind}`,
+      `${o('policy').label} ${policy} applies only to --env sokoban, got --env ${environment.kind}`,
     );
   }
-  const maxSamples = readOptionalNumber(maxSamplesOption.value, maxSamplesOption.label, { min: 1 });
-  if (maxSamples !== null && !Number.isInteger(maxSamples)) {
-    throw new UsageError(`${maxSamplesOption.label} must be "none" or an integer >= 1, got ${maxSamples}`);
+  const neural = policy === 'mlp' || policy === 'cnn';
+  for (const key of ['hidden', 'filters', 'envs']) {
+    if (o(key).explicit && !(neural && (key !== 'filters' || policy === 'cnn'))) {
+      throw new UsageError(
+        `${o(key).label} applies only to --policy ${key === 'filters' ? 'cnn' : 'mlp or cnn'}, got --policy ${policy}`,
+      );
+    }
   }
+  const maxSamples = readOptionalNumber(o('maxSamples').value, o('maxSamples').label, { min: 1 });
+  if (maxSamples !== null && !Number.isInteger(maxSamples)) {
+    throw new UsageError(`${o('maxSamples').label} must be "none" or an integer >= 1, got ${maxSamples}`);
+  }
+  const sizes = (key: string) =>
+    readNumberList(o(key).value, o(key).label, { min: 1, max: 4096 }).map((v, i) => {
+      if (!Number.isInteger(v)) throw new UsageError(`${o(key).label}[${i}] must be an integer, got ${v}`);
+      return v;
+    });
+  const network: NetworkConfig | undefined = neural
+    ? {
+        hidden: sizes('hidden'),
+        filters: policy === 'cnn' ? sizes('filters') : [],
+        envs: readInteger(o('envs').value, o('envs').label, { min: 1, max: 1024 }),
+      }
+    : undefined;
   return {
-    ...(policy === 'linear' ? { policy } : {}),
+    ...(policy === 'tabular' ? {} : { policy }),
+    ...(network === undefined ? {} : { network }),
     ...(maxSamples === null ? {} : { maxSamples }),
   };
 }

@@ -1,4 +1,12 @@
-import { type Level, SokobanEnv, seededUniform, solve } from '@ftw/sokoban';
+import {
+  SOKOBAN_FEATURE_COUNT as FEATURE_COUNT,
+  type Level,
+  positionGrid,
+  SokobanEnv,
+  seededUniform,
+  sokobanFeatures,
+  solve,
+} from '@ftw/sokoban';
 import { TabularPolicy } from '@ftw/trainer';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -9,9 +17,7 @@ import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import { resolveTrainConfig, TRAIN_OPTIONS, type TrainConfig } from '../config/train-config.js';
 import { createPolicy } from '../train/create-policy.js';
 import { trainSeed } from '../train/train-seed.js';
-import { positionGrid } from './position-grid.js';
 import { SokobanEpisodeEnv } from './sokoban-episode-env.js';
-import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
 import { SokobanLinearPolicy } from './sokoban-linear-policy.js';
 import { SokobanObservations } from './sokoban-observations.js';
 import { SOKOBAN_SCENARIO } from './sokoban-scenario.js';

@@ -1,14 +1,19 @@
-import { type Level, SokobanEnv, type SokobanObservation, seededUniform } from '@ftw/sokoban';
+import type { SparseFeatures } from '@ftw/sokoban';
+import {
+  SOKOBAN_FEATURE_COUNT as FEATURE_COUNT,
+  type Level,
+  PositionFeatures,
+  positionGrid,
+  SokobanEnv,
+  type SokobanObservation,
+  seededUniform,
+} from '@ftw/sokoban';
 import type { Policy } from '@ftw/trainer';
 import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
 import { scoreName } from '../train/describe-config.js';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from '../train/episode-env.js';
 import { levelSet } from './level-set.js';
-import { PositionFeatures } from './position-features.js';
-import { positionGrid } from './position-grid.js';
-import { FEATURE_COUNT } from './sokoban-features.js';
 import { SokobanObservations } from './sokoban-observations.js';
-import type { SparseFeatures } from './sparse-features.js';
 
 /** A policy that can act on features directly (the linear policy), for positions without an id. */
 export interface FeaturePolicy extends Policy {

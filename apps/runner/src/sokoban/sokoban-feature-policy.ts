@@ -1,7 +1,7 @@
+import type { SparseFeatures } from '@ftw/sokoban';
+import { SOKOBAN_FEATURE_COUNT as FEATURE_COUNT } from '@ftw/sokoban';
 import { LinearPolicy } from '@ftw/trainer';
 import type { FeaturePolicy } from './sokoban-episode-env.js';
-import { FEATURE_COUNT } from './sokoban-features.js';
-import type { SparseFeatures } from './sparse-features.js';
 
 /**
  * The linear Sokoban policy on features themselves, for processes that share no position numbering (the

@@ -1,6 +1,6 @@
+import type { SparseFeatures } from '@ftw/sokoban';
 import type { ObservationRows, Policy } from '@ftw/trainer';
 import type { FeaturePolicy } from './sokoban-episode-env.js';
-import type { SparseFeatures } from './sparse-features.js';
 
 /** Where a linear policy reads the features of observation o: `data[o · featureCount …]`. */
 export interface FeatureSource {

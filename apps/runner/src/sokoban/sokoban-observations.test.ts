@@ -1,8 +1,11 @@
 import { fc, test } from '@fast-check/vitest';
-import { parseLevel } from '@ftw/sokoban';
+import {
+  SOKOBAN_FEATURE_COUNT as FEATURE_COUNT,
+  parseLevel,
+  positionGrid,
+  sokobanFeatures,
+} from '@ftw/sokoban';
 import { describe, expect, it } from 'vitest';
-import { positionGrid } from './position-grid.js';
-import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
 import { mapKey, SokobanObservations } from './sokoban-observations.js';
 
 describe('SokobanObservations', () => {

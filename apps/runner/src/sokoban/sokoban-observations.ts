@@ -1,7 +1,13 @@
 import type { Level } from '@ftw/sokoban';
-import { positionGrid } from './position-grid.js';
-import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
-import { appendRow, type GrowingRows, growingRows, type SparseFeatures } from './sparse-features.js';
+import {
+  appendRow,
+  SOKOBAN_FEATURE_COUNT as FEATURE_COUNT,
+  type GrowingRows,
+  growingRows,
+  positionGrid,
+  type SparseFeatures,
+  sokobanFeatures,
+} from '@ftw/sokoban';
 
 const float32 = (length: number): Float32Array => new Float32Array(length);
 

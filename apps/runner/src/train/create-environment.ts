@@ -1,5 +1,9 @@
 import { BernoulliBandit, ContextualBandit, GaussianBandit, tieHeavyBinary } from '@ftw/bandit';
+import { laneStreams } from '@ftw/internal/seeded-streams';
+import { EncodedSokobanEnv, seededUniform } from '@ftw/sokoban';
+import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
 import type { EnvironmentConfig } from '../config/train-config.js';
+import { levelSet } from '../sokoban/level-set.js';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { BanditEpisodeEnv } from './bandit-episode-env.js';
 import type { EpisodeEnv } from './episode-env.js';
@@ -41,4 +45,42 @@ export function createEnvironment(config: EnvironmentConfig, seed: number): Epis
     case 'sokoban':
       return new SokobanEpisodeEnv(config, seed);
   }
+}
+
+/**
+ * The Sokoban environment of a network policy, as `count` instances stepped in lockstep: the configuration's
+ * level set with numeric observations (`features` for an mlp, `grid` channels for a cnn). Instance 0 draws
+ * its levels from `seed` as `SokobanEpisodeEnv` does; instance j ≥ 1 from `laneStreams(seed).lane(j)`.
+ *
+ * @param config - the Sokoban configuration
+ * @param encoding - what a policy reads
+ * @param seed - the run's environment seed
+ * @param count - instances (≥ 1)
+ * @returns the instances
+ * @example
+ * ```ts
+ * createEncodedEnvironments(config.environment, 'grid', 0, 8)[0].observationSize; // 5 · 8 · 8 for size 6
+ * ```
+ */
+export function createEncodedEnvironments(
+  config: SokobanEnvironmentConfig,
+  encoding: 'grid' | 'features',
+  seed: number,
+  count: number,
+): EncodedSokobanEnv[] {
+  const { training, heldOut } = levelSet(config);
+  const lanes = laneStreams(seed);
+  return Array.from(
+    { length: count },
+    (_, j) =>
+      new EncodedSokobanEnv({
+        levels: training,
+        heldOut,
+        encoding,
+        maxSteps: config.maxSteps,
+        reward: config.reward,
+        stepCost: config.lengthTiebreak,
+        random: j === 0 ? seededUniform(seed) : lanes.lane(j).environment,
+      }),
+  );
 }

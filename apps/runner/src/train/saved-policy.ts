@@ -1,8 +1,9 @@
+import type { EncodedSokobanEnv } from '@ftw/sokoban';
+import { SOKOBAN_FEATURE_COUNT as FEATURE_COUNT } from '@ftw/sokoban';
 import type { Policy } from '@ftw/trainer';
 import { TabularPolicy } from '@ftw/trainer';
 import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SokobanFeaturePolicy } from '../sokoban/sokoban-feature-policy.js';
-import { FEATURE_COUNT } from '../sokoban/sokoban-features.js';
 import { SokobanLinearPolicy } from '../sokoban/sokoban-linear-policy.js';
 import type { EpisodeEnv } from './episode-env.js';
 
@@ -14,10 +15,12 @@ import type { EpisodeEnv } from './episode-env.js';
  *   tasks; Sokoban's are numbered by the run as positions are met, so `positions` names each row's
  *   position (`<training level>|<key>`, see `SokobanEpisodeEnv.positionName`).
  * - `linear` (Sokoban): θ is `numActions` rows of `featureCount` weights over `sokobanFeatures`.
+ * - `network` (Sokoban, mlp or cnn): `@ftw/tfjs`'s `toJSON()` record (`format`, `architecture`, θ in
+ *   `parameters`), which `loadPolicy` reads back.
  */
 export interface SavedPolicy {
   readonly seed: number;
-  readonly kind: 'tabular' | 'linear';
+  readonly kind: 'tabular' | 'linear' | 'network';
   readonly numActions: number;
   /** θ, row-major (see above). */
   readonly parameters: number[];
@@ -25,13 +28,16 @@ export interface SavedPolicy {
   readonly featureCount?: number;
   /** Sokoban tabular: the position of each row of θ. */
   readonly positions?: string[];
+  /** Network: the record's format and architecture. */
+  readonly format?: string;
+  readonly architecture?: unknown;
 }
 
 /**
  * The policy a seed ended with, as {@link SavedPolicy}.
  *
  * @param seed - the seed
- * @param policy - its final policy (a `TabularPolicy` or a `SokobanLinearPolicy`)
+ * @param policy - its final policy (a `TabularPolicy`, a `SokobanLinearPolicy` or a network)
  * @param env - the environment it trained on (Sokoban: the registry that numbered its rows)
  * @returns the saved form
  * @throws Error for another kind of policy (a bug of the caller)
@@ -40,9 +46,13 @@ export interface SavedPolicy {
  * savedPolicy(0, policy, env); // { seed: 0, kind: 'tabular', numActions: 2, parameters: [0.71, -0.71] }
  * ```
  */
-export function savedPolicy(seed: number, policy: Policy, env: EpisodeEnv): SavedPolicy {
-  const parameters = Array.from(policy.parameters);
+export function savedPolicy(seed: number, policy: Policy, env: EpisodeEnv | EncodedSokobanEnv): SavedPolicy {
   const numActions = policy.numActions;
+  if ('toJSON' in policy && typeof policy.toJSON === 'function') {
+    const { format, architecture, parameters } = policy.toJSON() as Required<SavedPolicy>;
+    return { seed, kind: 'network', numActions, format, architecture, parameters };
+  }
+  const parameters = Array.from(policy.parameters);
   if (policy instanceof SokobanLinearPolicy || policy instanceof SokobanFeaturePolicy) {
     return { seed, kind: 'linear', numActions, parameters, featureCount: parameters.length / numActions };
   }

@@ -1,7 +1,8 @@
+import { laneStreams } from '@ftw/internal/seeded-streams';
 import { ActionDistribution, type IterationMetrics as TrainerMetrics, train } from '@ftw/trainer';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
-import { createEnvironment } from './create-environment.js';
+import { createEncodedEnvironments, createEnvironment } from './create-environment.js';
 import { createPolicy } from './create-policy.js';
 import type { EpisodeEnv } from './episode-env.js';
 import { type SavedPolicy, savedPolicy } from './saved-policy.js';
@@ -79,19 +80,33 @@ export function trainSeed(
   environment?: EpisodeEnv,
 ): SeedResult {
   const streams = seededStreams(seed);
-  const env = environment ?? createEnvironment(config.environment, streams.environment);
-  const policy = createPolicy(config, env);
+  const lanes = laneStreams(seed);
+  const network = config.network;
+  const envs =
+    network === undefined || config.environment.kind !== 'sokoban'
+      ? [environment ?? createEnvironment(config.environment, streams.environment)]
+      : createEncodedEnvironments(
+          config.environment,
+          config.policy === 'cnn' ? 'grid' : 'features',
+          streams.environment,
+          network.envs,
+        );
+  const env = envs[0]!;
+  const policy = createPolicy(config, env, lanes.network);
   const metrics: IterationMetrics[] = [];
   let samplesTo90: number | null = null;
   const result = train({
-    env,
+    env: envs,
     policy,
     method: config.method,
     iterations: config.iterations,
     rollouts: config.rollouts,
     optimizer: config.optimizer,
     lr: config.lr,
-    random: streams.policy,
+    random:
+      envs.length === 1
+        ? streams.policy
+        : envs.map((_, j) => (j === 0 ? streams.policy : lanes.lane(j).policy)),
     selectionRandom: streams.selection,
     ftw: config,
     baseline: config,
@@ -104,7 +119,7 @@ export function trainSeed(
       onIteration?.();
     },
   });
-  const reported = env.observationCount <= MAX_REPORTED_OBSERVATIONS;
+  const reported = 'observationCount' in env && env.observationCount <= MAX_REPORTED_OBSERVATIONS;
   const distribution = new ActionDistribution(env.numActions);
   const last = metrics[metrics.length - 1]!;
   return {
@@ -119,7 +134,7 @@ export function trainSeed(
     updates: result.updates,
     policyBytes: policy.memoryBytes,
     policy: reported
-      ? Array.from({ length: env.observationCount }, (_, o) =>
+      ? Array.from({ length: (env as EpisodeEnv).observationCount }, (_, o) =>
           Array.from(distribution.of(policy, o).probabilities),
         )
       : null,

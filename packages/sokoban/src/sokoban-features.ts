@@ -1,4 +1,4 @@
-import { Tile } from '@ftw/sokoban';
+import { Tile } from './tile.js';
 
 /** Radius of the egocentric window: (2r + 1)² cells around the player. */
 const RADIUS = 2;
@@ -10,7 +10,7 @@ const WINDOW = SIDE * SIDE * CHANNELS;
 const OFFSETS = 8;
 
 /** Number of features of {@link sokobanFeatures}: window, offsets and a bias. */
-export const FEATURE_COUNT = WINDOW + OFFSETS + 1;
+export const SOKOBAN_FEATURE_COUNT = WINDOW + OFFSETS + 1;
 
 /**
  * The egocentric features of a Sokoban position for a linear softmax policy, the same for every level so
@@ -25,13 +25,13 @@ export const FEATURE_COUNT = WINDOW + OFFSETS + 1;
  * @param grid - the board, tile codes row-major (see `@ftw/sokoban`'s `Tile`)
  * @param width - columns
  * @param height - rows
- * @param out - receives {@link FEATURE_COUNT} values from `offset`
+ * @param out - receives {@link SOKOBAN_FEATURE_COUNT} values from `offset`
  * @param offset - where they start
  * @returns `out`
  * @example
  * ```ts
  * const level = parseLevel('######\n#@ $.#\n######');
- * sokobanFeatures(level.grid, 6, 3, new Float64Array(FEATURE_COUNT)).at(-1); // 1 (the bias)
+ * sokobanFeatures(level.grid, 6, 3, new Float64Array(SOKOBAN_FEATURE_COUNT)).at(-1); // 1 (the bias)
  * ```
  */
 export function sokobanFeatures(

@@ -1,4 +1,5 @@
-import { type Level, Tile } from '@ftw/sokoban';
+import type { Level } from './level.js';
+import { Tile } from './tile.js';
 
 /**
  * The board of a position of a level, rebuilt from the level and the position's key (`SokobanEnv`'s

@@ -1,5 +1,5 @@
-import type { SokobanObservation } from '@ftw/sokoban';
-import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
+import type { SokobanObservation } from './sokoban-env.js';
+import { SOKOBAN_FEATURE_COUNT as FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
 import { appendRow, type GrowingRows, growingRows, type SparseFeatures } from './sparse-features.js';
 
 const float64 = (length: number): Float64Array => new Float64Array(length);

@@ -1,4 +1,4 @@
-import { FEATURE_COUNT } from './sokoban-features.js';
+import { SOKOBAN_FEATURE_COUNT as FEATURE_COUNT } from './sokoban-features.js';
 
 /**
  * Features of many rows without their zeros (compressed sparse rows): row i's nonzero features are

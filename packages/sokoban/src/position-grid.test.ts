@@ -1,7 +1,11 @@
-import { generateLevel, parseLevel, SokobanEnv, seededUniform, Tile } from '@ftw/sokoban';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { generateLevel } from './generate-level.js';
+import { parseLevel } from './parse-level.js';
 import { positionGrid } from './position-grid.js';
+import { seededUniform } from './seeded-uniform.js';
+import { SokobanEnv } from './sokoban-env.js';
+import { Tile } from './tile.js';
 
 describe('positionGrid', () => {
   it('rebuilds the board SokobanEnv shows, in every position of random play (1–3 boxes)', () => {

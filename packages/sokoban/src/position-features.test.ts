@@ -1,7 +1,8 @@
-import { parseLevel, SokobanEnv } from '@ftw/sokoban';
 import { describe, expect, it } from 'vitest';
+import { parseLevel } from './parse-level.js';
 import { PositionFeatures } from './position-features.js';
-import { FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
+import { SokobanEnv } from './sokoban-env.js';
+import { SOKOBAN_FEATURE_COUNT as FEATURE_COUNT, sokobanFeatures } from './sokoban-features.js';
 
 describe('PositionFeatures', () => {
   it("keeps each position's features by level and key: the same key on another level is another position", () => {
