@@ -37,12 +37,15 @@ export { ParameterSnapshots } from './parameter-snapshots.js';
 export type { Observation, ObservationRows, Policy } from './policy.js';
 export { PolicyShiftMeter } from './policy-shift-meter.js';
 export { PolicyStep, stepsBlocksOnly } from './policy-step.js';
+export { checkTaskEnvironment, type ProbeResult, probeTasks } from './probe-tasks.js';
+export { ProbedTasks, type ProbeOptions, type ProbeRound } from './probed-tasks.js';
 export {
   SimulatedActors,
   type SimulatedActorsOptions,
   type SimulatedBatch,
 } from './simulated-actors.js';
 export { TabularPolicy } from './tabular-policy.js';
+export type { TaskEnvironment } from './task-environment.js';
 export { type OrderedReturns, orderByLength, orderTies } from './tie-order.js';
 export {
   DEFAULT_FTW_OPTIONS,

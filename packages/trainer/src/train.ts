@@ -7,6 +7,8 @@ import { createOptimizer, type Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
 import { PolicyShiftMeter } from './policy-shift-meter.js';
 import { stepsBlocksOnly } from './policy-step.js';
+import { checkTaskEnvironment } from './probe-tasks.js';
+import { ProbedTasks, type ProbeOptions } from './probed-tasks.js';
 import { movedBy, type Updater } from './updater.js';
 import { checkChoice, checkInteger } from './validate.js';
 
@@ -20,7 +22,10 @@ export interface IterationMetrics {
   readonly reward: number;
   /** The environment's score after the update (`Environment.evaluate`), or null without one. */
   readonly score: number | null;
-  /** The evaluation's further figures, when it reports some. */
+  /**
+   * The evaluation's further figures, when it reports some; with the `probe` option also
+   * `probeKeptShare`, the share of this iteration's probed candidates kept.
+   */
   readonly evaluation: Readonly<Record<string, number>> | undefined;
   /** Cumulative expected regret of the acting policies (`Environment.stepRegret`), or null without one. */
   readonly regret: number | null;
@@ -98,8 +103,15 @@ export interface TrainOptions {
   readonly ftw?: Partial<FtwOptions>;
   /** The baselines' settings. @defaultValue clip 0.2, baselineRate 0.1, epochs 4 for PPO and 1 otherwise */
   readonly baseline?: Partial<Omit<BaselineOptions, 'method'>>;
-  /** Stop once this many environment steps are taken. @defaultValue no limit */
+  /** Stop once this many environment steps are taken (probe steps included). @defaultValue no limit */
   readonly maxSamples?: number;
+  /**
+   * Difficulty probes: before each iteration, draw `candidates` tasks of `env` (then a
+   * {@link TaskEnvironment}), play each `probes` times with the current policy and collect the
+   * iteration's episodes on those with 0 < successes < probes ({@link ProbedTasks}). Probe steps count
+   * in `samples` and `maxSamples`. @defaultValue none: episodes start with `env.reset()`
+   */
+  readonly probe?: ProbeOptions;
   /** Called after each iteration with its metrics (progress). */
   readonly onIteration?: (metrics: IterationMetrics) => void;
   /**
@@ -177,7 +189,14 @@ export function train(options: TrainOptions): TrainResult {
       ? options.optimizer
       : createOptimizer(options.optimizer ?? 'sgd', options.lr ?? 0.08);
   const updater = createUpdater(method, options, optimizer, randoms[0]!);
-  const collector = new EpisodeCollector(envs, policy, rollouts);
+  if (options.probe !== undefined && envs.length > 1) {
+    throw new RangeError(`probe needs one environment instance, got env.length ${envs.length}`);
+  }
+  const probed =
+    options.probe === undefined
+      ? null
+      : new ProbedTasks(checkTaskEnvironment(env), policy, options.probe, randoms[0]!);
+  const collector = new EpisodeCollector(probed ?? envs, policy, rollouts);
   const counted = env.observationCount !== undefined;
   const meter = counted ? new PolicyShiftMeter(policy, stepsBlocksOnly(policy, optimizer)) : null;
   const rowsShift = counted ? null : new VisitedShift(policy);
@@ -193,6 +212,8 @@ export function train(options: TrainOptions): TrainResult {
   let returnTotal = 0;
   let version = 0;
   for (let iteration = 1; iteration <= iterations; iteration++) {
+    const round = probed === null ? null : probed.probe();
+    if (round !== null) samples += round.steps;
     const batch = collector.collect(version, random);
     samples += batch.steps;
     episodes += rollouts;
@@ -214,7 +235,8 @@ export function train(options: TrainOptions): TrainResult {
       samples,
       reward: batch.returnSum / rollouts,
       score: evaluation === null ? null : evaluation.score,
-      evaluation: evaluation === null ? undefined : evaluation.details,
+      evaluation:
+        round === null ? evaluation?.details : { ...evaluation?.details, probeKeptShare: round.keptShare },
       regret,
       klMean: shift.klMean,
       klMax: shift.klMax,

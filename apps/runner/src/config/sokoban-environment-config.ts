@@ -13,6 +13,10 @@ export interface SokobanEnvironmentConfig {
   readonly levelSet?: 'split';
   /** With `levelSet: 'split'`: the directory where the generated levels are cached (`cachedLevelSplit`). */
   readonly levelCache?: string;
+  /** Difficulty probes per candidate level (`--probe`; `@ftw/trainer`'s `ProbedTasks`); absent: none. */
+  readonly probes?: number;
+  /** With `probes`: candidate levels probed per iteration; absent: the run's `rollouts`. */
+  readonly probeLevels?: number;
   /** Training levels: a fixed set drawn from `levelSeed`. */
   readonly levels: number;
   /** Held-out levels, drawn from the same stream after the training ones, never trained on. */

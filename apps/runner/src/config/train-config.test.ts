@@ -200,6 +200,29 @@ describe('resolveTrainConfig', () => {
     );
   });
 
+  it('reads --probe and --probe-levels for sokoban, leaving the default configuration as it was', () => {
+    expect(resolve(['--env', 'sokoban']).environment).not.toHaveProperty('probes');
+    expect(resolve(['--env', 'sokoban', '--probe', 'none']).environment).not.toHaveProperty('probes');
+    expect(resolve(['--env', 'sokoban', '--probe', '8']).environment).toMatchObject({ probes: 8 });
+    expect(resolve(['--env', 'sokoban', '--probe', '8']).environment).not.toHaveProperty('probeLevels');
+    expect(resolve(['--env', 'sokoban', '--probe', '4', '--probe-levels', '16']).environment).toMatchObject({
+      probes: 4,
+      probeLevels: 16,
+    });
+    expect(() => resolve(['--env', 'sokoban', '--probe', '0'])).toThrow(
+      new UsageError('--probe must be "none" or a finite number >= 1, got "0"'),
+    );
+    expect(() => resolve(['--env', 'sokoban', '--probe', '2.5'])).toThrow(
+      new UsageError('--probe must be "none" or an integer >= 1, got 2.5'),
+    );
+    expect(() => resolve(['--env', 'sokoban', '--probe-levels', '16'])).toThrow(
+      new UsageError('--probe-levels applies only with --probe <n>, got --probe (default) none'),
+    );
+    expect(() => resolve(['--probe', '8'])).toThrow(
+      new UsageError('--probe applies only to --env sokoban, got --env gaussian'),
+    );
+  });
+
   it('checks environment shapes', () => {
     expect(() => resolve(['--means', '1'])).toThrow(/--means must list at least 2 arms, got 1/);
     expect(() => resolve(['--sd', '0.1,0.2,0.3'])).toThrow(

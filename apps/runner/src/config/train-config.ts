@@ -165,6 +165,20 @@ export const TRAIN_OPTIONS: readonly OptionSpec[] = [
     'none',
     'sokoban: directory caching the levels of a split level set, or none',
   ),
+  spec(
+    'probe',
+    '--probe',
+    'n',
+    'none',
+    'sokoban: before each iteration play each candidate level n times, train on those solved 0 < s < n times (probe steps count in --max-samples), or none',
+  ),
+  spec(
+    'probeLevels',
+    '--probe-levels',
+    'count',
+    'auto',
+    'sokoban: levels probed per iteration (auto: --rollouts)',
+  ),
   spec('maxMoves', '--max-moves', 'moves', '8', "sokoban: most moves of a level's optimal solution"),
   spec('maxSteps', '--max-steps', 'steps', '30', 'sokoban: steps after which an episode is truncated'),
   spec('reward', '--reward', 'kind', 'binary', 'sokoban: binary (1 when solved) or shaped (gym-sokoban)'),
@@ -258,6 +272,8 @@ const ENV_KEYS: Readonly<Record<string, readonly string[]>> = {
   levelSeed: ['sokoban'],
   levelSet: ['sokoban'],
   levelCache: ['sokoban'],
+  probe: ['sokoban'],
+  probeLevels: ['sokoban'],
   maxMoves: ['sokoban'],
   maxSteps: ['sokoban'],
   reward: ['sokoban'],
@@ -329,6 +345,7 @@ function readEnvironment(raw: Readonly<Record<string, RawOption>>): EnvironmentC
       return {
         kind,
         ...readLevelSet(o('levelSet'), o('levelCache')),
+        ...readProbe(o('probe'), o('probeLevels')),
         size: readInteger(o('size').value, o('size').label, { min: 3, max: 30 }),
         boxes: readInteger(o('boxes').value, o('boxes').label, { min: 1, max: 4 }),
         levels: readInteger(o('levels').value, o('levels').label, { min: 1, max: 10_000 }),
@@ -467,6 +484,18 @@ function readLevelSet(
     ...(levelSet === 'split' ? { levelSet } : {}),
     ...(cache === 'none' ? {} : { levelCache: cache }),
   };
+}
+
+/** `--probe` and `--probe-levels`; omitted from the config without `--probe`. */
+function readProbe(probe: RawOption, levels: RawOption): { probes?: number; probeLevels?: number } {
+  const probes = readOptionalNumber(probe.value, probe.label, { min: 1 });
+  if (probes !== null && !Number.isInteger(probes)) {
+    throw new UsageError(`${probe.label} must be "none" or an integer >= 1, got ${probes}`);
+  }
+  if (levels.value === 'auto') return probes === null ? {} : { probes };
+  if (probes === null)
+    throw new UsageError(`${levels.label} applies only with --probe <n>, got ${probe.label} none`);
+  return { probes, probeLevels: readInteger(levels.value, levels.label, { min: 1, max: 100_000 }) };
 }
 
 /**

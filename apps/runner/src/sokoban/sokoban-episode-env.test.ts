@@ -105,6 +105,21 @@ function solutionPath(env: SokobanEpisodeEnv, index: number): { id: number; acti
 }
 
 describe('SokobanEpisodeEnv', () => {
+  it('is a task environment: resetTask plays the chosen training level, succeeded says whether it was solved', () => {
+    const env = new SokobanEpisodeEnv({ ...SMALL, levels: 3 }, 0);
+    expect(env.taskCount).toBe(3);
+    for (let task = 0; task < 3; task++) {
+      const path = solutionPath(env, task);
+      expect(env.resetTask(task)).toBe(path[0]!.id);
+      let step = env.step(path[0]!.action);
+      for (const { action } of path.slice(1)) step = env.step(action);
+      expect([step.terminated, env.succeeded]).toEqual([true, true]);
+      env.resetTask(task);
+      for (let t = 0; t < SMALL.maxSteps && !step.truncated; t++) step = env.step(t % 2);
+      expect([step.truncated, env.succeeded]).toEqual([true, false]);
+    }
+  });
+
   it('scores the greedy policy as playing the levels with SokobanEnv does, policy after policy', () => {
     const env = played(new SokobanEpisodeEnv({ ...SMALL, heldOut: 6 }, 4), 400, (t) => t * 3 + (t >> 2));
     const solutions = env.trainingLevels.map((_, index) => solutionPath(env, index));

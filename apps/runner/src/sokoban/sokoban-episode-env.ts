@@ -8,7 +8,7 @@ import {
   type SokobanObservation,
   seededUniform,
 } from '@ftw/sokoban';
-import type { Policy } from '@ftw/trainer';
+import type { Policy, TaskEnvironment } from '@ftw/trainer';
 import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
 import { scoreName } from '../train/describe-config.js';
 import type { EnvironmentStep, EpisodeEnv, Evaluation } from '../train/episode-env.js';
@@ -68,7 +68,7 @@ function isFeaturePolicy(policy: Policy): policy is FeaturePolicy {
  * env.observationCount; // 1
  * ```
  */
-export class SokobanEpisodeEnv implements EpisodeEnv {
+export class SokobanEpisodeEnv implements EpisodeEnv, TaskEnvironment<number> {
   readonly numActions = 4;
   readonly scoreLabel = scoreName({ kind: 'sokoban' }).label;
   /** The training levels. */
@@ -83,6 +83,8 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
   readonly #uniform: () => number;
   readonly #observations: SokobanObservations;
   #level = 0;
+  /** Whether the last episode solved its level (the tasks of a difficulty probe are the training levels). */
+  succeeded = false;
   readonly #step = { observation: 0, reward: 0, terminated: false, truncated: false };
   /** The last greedy play of each training level, and of each held-out level (see `#successRate`). */
   readonly #trainingPlays: (GreedyPlay | undefined)[] = [];
@@ -142,8 +144,17 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
     return this.#observations.featureBytes;
   }
 
+  get taskCount(): number {
+    return this.trainingLevels.length;
+  }
+
   reset(): number {
-    this.#level = Math.floor(this.#uniform() * this.trainingLevels.length);
+    return this.resetTask(Math.floor(this.#uniform() * this.trainingLevels.length));
+  }
+
+  /** @param task - the training level to play, in [0, taskCount) */
+  resetTask(task: number): number {
+    this.#level = task;
     const { observation } = this.#env.reset({ options: { level: this.trainingLevels[this.#level]! } });
     return this.#idOf(observation.key, observation.grid, observation.width, observation.height);
   }
@@ -159,6 +170,7 @@ export class SokobanEpisodeEnv implements EpisodeEnv {
     step.reward = result.reward - this.#config.lengthTiebreak;
     step.terminated = result.terminated;
     step.truncated = result.truncated;
+    this.succeeded = result.info.solved;
     const { observation } = result;
     step.observation =
       result.terminated || result.truncated

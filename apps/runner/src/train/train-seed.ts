@@ -111,6 +111,15 @@ export function trainSeed(
     ftw: config,
     baseline: config,
     ...(config.maxSamples === undefined ? {} : { maxSamples: config.maxSamples }),
+    // Difficulty probes (`--probe`): candidate levels default to the rollouts.
+    ...(config.environment.kind === 'sokoban' && config.environment.probes !== undefined
+      ? {
+          probe: {
+            probes: config.environment.probes,
+            candidates: config.environment.probeLevels ?? config.rollouts,
+          },
+        }
+      : {}),
     keepMetrics: false,
     onIteration: (m) => {
       const score = m.score!;
