@@ -212,7 +212,7 @@ export function train(options: TrainOptions): TrainResult {
       poolSize: stats === null ? null : stats.poolSize,
       poolStaleness: stats === null ? null : stats.poolStaleness,
       selectionStaleness: stats === null ? null : stats.selectionStaleness,
-      failureShare: stats === null ? null : stats.failureShare,
+      failureShare: stats?.failureShare ?? null,
       loss: stats === null ? null : stats.loss,
     };
     if (keep) metrics.push(entry);

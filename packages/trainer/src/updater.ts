@@ -16,9 +16,9 @@ export interface UpdateStats {
   readonly selectionStaleness: number | null;
   /**
    * Share of the selection count Σ m_i on failures (return ≤ FTW's `failureReturn`), repeats included;
-   * null when not measured or nothing was selected.
+   * null or absent when not measured or nothing was selected.
    */
-  readonly failureShare: number | null;
+  readonly failureShare?: number | null;
   /** Loss value at the last gradient step. */
   readonly loss: number;
   /**
