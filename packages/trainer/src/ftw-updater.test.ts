@@ -245,6 +245,70 @@ describe('FtwUpdater', () => {
     expect(stats.poolSize).toBe(4);
   });
 
+  describe('failure share', () => {
+    const one = (observation: number, ret: number) => ({ steps: [{ observation, action: 0 }], ret });
+    /** One update selecting `counts` of episodes with returns `returns`; returns its failure share. */
+    function shareOf(returns: readonly number[], counts: readonly number[], failureReturn?: number) {
+      const episodes = returns.map((r, i) => one(i % O, r));
+      const { choice } = selectionOf(episodes, counts);
+      const { updater } = setup(failureReturn === undefined ? {} : { failureReturn }, [choice]);
+      return updater.update(
+        episodes.map((e) => makeEpisode(e.steps, e.ret, 0)),
+        0,
+      )!.failureShare;
+    }
+
+    it('weights each failure (return ≤ failureReturn) by its selection count', () => {
+      // Returns 0, 1, 0 with counts 3, 1, 2: failures hold 3 + 2 of 6 selections (5/6); counted once
+      // each it would be 2 of 3. A return equal to failureReturn is a failure.
+      expect(shareOf([0, 1, 0], [3, 1, 2], 0)).toBe(5 / 6);
+      expect(shareOf([0, 1, 0], [1, 4, 0], 0)).toBe(1 / 5);
+      expect(shareOf([0.5, 1, 2], [1, 1, 2], 0.5)).toBe(1 / 4);
+    });
+
+    it('is null without failureReturn, and with a threshold that leaves no elite', () => {
+      expect(shareOf([0, 1, 0], [3, 1, 2])).toBeNull();
+      const episodes = [one(0, 0), one(1, 0)];
+      const { updater } = setup({ failureReturn: 0, threshold: 0, beta: 0.1 }, [
+        { positions: [], counts: [], size: 0 },
+      ]);
+      const stats = updater.update(
+        episodes.map((e) => makeEpisode(e.steps, e.ret, 0)),
+        0,
+      );
+      expect(stats!.failureShare).toBeNull();
+    });
+
+    test.prop(
+      [
+        fc.array(fc.tuple(fc.integer({ min: -2, max: 2 }), fc.integer({ min: 0, max: 5 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        fc.integer({ min: -2, max: 2 }),
+      ],
+      { numRuns: 100 },
+    )('equals Σ_{r_i ≤ f} m_i / Σ m_i over the selected trajectories', (rows, f) => {
+      fc.pre(rows.some(([, m]) => m > 0));
+      let failed = 0;
+      let total = 0;
+      for (const [r, m] of rows) {
+        total += m;
+        if (r <= f) failed += m;
+      }
+      const share = shareOf(
+        rows.map(([r]) => r),
+        rows.map(([, m]) => m),
+        f,
+      );
+      expect(share).toBeCloseTo(failed / total, 14);
+    });
+
+    it('rejects a failureReturn that is not a number', () => {
+      expect(() => setup({ failureReturn: Number.NaN }, [])).toThrow(/failureReturn.*NaN/);
+    });
+  });
+
   describe('with a threshold that leaves no elite', () => {
     const episodes = [
       {

@@ -42,6 +42,11 @@ export interface FtwOptions extends FtwSelectionOptions {
   readonly maxVersionLag: number | null;
   /** Optimiser steps per update, ≥ 1. */
   readonly epochs: number;
+  /**
+   * Episodes with a return ≤ this count as failures in `UpdateStats.failureShare` (e.g. 0 for a binary success reward);
+   * absent, the share is not measured (null). It changes nothing in the update.
+   */
+  readonly failureReturn?: number;
 }
 
 /**
@@ -87,6 +92,9 @@ export function checkFtwOptions<T extends FtwOptions>(options: T): T {
   checkInteger('warmup', options.warmup, 1, options.capacity);
   if (options.maxVersionLag !== null) checkInteger('maxVersionLag', options.maxVersionLag, 0);
   checkInteger('epochs', options.epochs, 1);
+  if (options.failureReturn !== undefined) {
+    checkNumber('failureReturn', options.failureReturn, Number.NEGATIVE_INFINITY);
+  }
   return options;
 }
 
@@ -258,6 +266,8 @@ export class FtwUpdater implements Updater {
     let sum = 0;
     let sumSquares = 0;
     let ageSum = 0;
+    let failed = 0;
+    const failureReturn = config.failureReturn ?? Number.NEGATIVE_INFINITY;
     for (let i = 0; i < size; i++) {
       const m = choice.counts[i]!;
       const trajectory = pool.columnsAt(choice.positions[i]!);
@@ -266,6 +276,7 @@ export class FtwUpdater implements Updater {
       sum += m * r;
       sumSquares += m * r * r;
       ageSum += m * (version - trajectory.minVersion);
+      if (r <= failureReturn) failed += m;
       steps += trajectory.length;
     }
     if (total === 0 && config.beta === 0) return null;
@@ -312,6 +323,7 @@ export class FtwUpdater implements Updater {
     stats.poolSize = pool.size;
     stats.poolStaleness = poolStaleness;
     stats.selectionStaleness = total > 0 ? ageSum / total : null;
+    stats.failureShare = config.failureReturn === undefined || total === 0 ? null : failed / total;
     stats.loss = loss;
     stats.moved = this.#step.moved();
     return stats;

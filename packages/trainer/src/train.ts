@@ -49,6 +49,8 @@ export interface IterationMetrics {
   readonly poolStaleness: number | null;
   /** Mean age of the selected trajectories, repeats included (FTW); null otherwise. */
   readonly selectionStaleness: number | null;
+  /** Share of the selection count on failures (FTW with `failureReturn`); null otherwise. */
+  readonly failureShare: number | null;
   /** Loss at the update's last gradient step; null without an update. */
   readonly loss: number | null;
 }
@@ -248,6 +250,7 @@ export function train(options: TrainOptions): TrainResult {
       poolSize: stats === null ? null : stats.poolSize,
       poolStaleness: stats === null ? null : stats.poolStaleness,
       selectionStaleness: stats === null ? null : stats.selectionStaleness,
+      failureShare: stats?.failureShare ?? null,
       loss: stats === null ? null : stats.loss,
     };
     if (keep) metrics.push(entry);

@@ -14,6 +14,11 @@ export interface UpdateStats {
   readonly poolStaleness: number | null;
   /** Mean age of the selected trajectories, repeats included (what FTW imitates). */
   readonly selectionStaleness: number | null;
+  /**
+   * Share of the selection count Σ m_i on failures (return ≤ FTW's `failureReturn`), repeats included;
+   * null or absent when not measured or nothing was selected.
+   */
+  readonly failureShare?: number | null;
   /** Loss value at the last gradient step. */
   readonly loss: number;
   /**
@@ -56,6 +61,7 @@ export function statsWithoutSelection(loss: number, moved: Int32Array | null): M
     poolSize: null,
     poolStaleness: null,
     selectionStaleness: null,
+    failureShare: null,
     loss,
     moved,
   };

@@ -95,6 +95,8 @@ export interface TrainConfig {
   readonly tieRule: TieRule;
   /** Elites must have a return strictly above this; null for none. */
   readonly threshold: number | null;
+  /** Returns ≤ this count as failures in metrics.ndjson's `failureShare`; absent, it is not recorded. */
+  readonly failureReturn?: number;
   /** Trajectories more than this many policy versions old are not selected; null for no bound. */
   readonly maxVersionLag: number | null;
   /** Gradient steps per update on the same data. */
@@ -239,6 +241,7 @@ export const TRAIN_OPTIONS: readonly OptionSpec[] = [
     'order among tied returns: random, newest, oldest, shortest or longest (episode)',
   ),
   spec('threshold', '--threshold', 'value', 'none', 'FTW elites must have a return above this, or none'),
+  spec('failureReturn', '--failure-return', 'value', 'none', 'record the share of elites returning <= this'),
   spec(
     'maxVersionLag',
     '--max-version-lag',
@@ -288,6 +291,7 @@ const FTW_KEYS = [
   'selection',
   'tieRule',
   'threshold',
+  'failureReturn',
   'maxVersionLag',
 ];
 
@@ -401,6 +405,7 @@ export function resolveTrainConfig(raw: Readonly<Record<string, RawOption>>): Tr
     }
   }
   const environment = readEnvironment(raw);
+  const failureReturn = readOptionalNumber(o('failureReturn').value, o('failureReturn').label);
   const capacity = int('capacity', 1, 10_000_000);
   const batchSize = int('batchSize', 1);
   if (batchSize > capacity) {
@@ -452,6 +457,7 @@ export function resolveTrainConfig(raw: Readonly<Record<string, RawOption>>): Tr
     selection: readChoice(o('selection').value, o('selection').label, ['sampled', 'expected'] as const),
     tieRule: readChoice(o('tieRule').value, o('tieRule').label, TIE_RULES),
     threshold: readOptionalNumber(o('threshold').value, o('threshold').label),
+    ...(failureReturn === null ? {} : { failureReturn }),
     maxVersionLag,
     epochs,
     clip: readNumber(o('clip').value, o('clip').label, { min: 0, exclusiveMin: true }),

@@ -15,8 +15,8 @@ import { type SavedPolicy, savedPolicy } from './saved-policy.js';
  */
 export type IterationMetrics = { readonly seed: number; readonly optimalProbability: number } & Omit<
   TrainerMetrics,
-  'score' | 'poolSize' | 'loss'
->;
+  'score' | 'poolSize' | 'loss' | 'failureShare'
+> & { readonly failureShare?: number | null };
 
 /** The outcome of one seed. */
 export interface SeedResult {
@@ -124,7 +124,7 @@ export function trainSeed(
     onIteration: (m) => {
       const score = m.score!;
       if (samplesTo90 === null && score >= TARGET_PROBABILITY) samplesTo90 = m.samples;
-      metrics.push(seedMetrics(seed, m));
+      metrics.push(seedMetrics(seed, m, config.failureReturn !== undefined));
       onIteration?.();
     },
   });
@@ -152,7 +152,7 @@ export function trainSeed(
 }
 
 /** The trainer's metrics of an iteration as a line of `metrics.ndjson`. */
-function seedMetrics(seed: number, m: TrainerMetrics): IterationMetrics {
+function seedMetrics(seed: number, m: TrainerMetrics, failures: boolean): IterationMetrics {
   return {
     seed,
     iteration: m.iteration,
@@ -170,5 +170,6 @@ function seedMetrics(seed: number, m: TrainerMetrics): IterationMetrics {
     selected: m.selected,
     poolStaleness: m.poolStaleness,
     selectionStaleness: m.selectionStaleness,
+    ...(failures ? { failureShare: m.failureShare } : {}),
   };
 }

@@ -1,0 +1,135 @@
+// The K = 3, C = 5 collapse study (docs/collapse.md): trains linear FTW on generated Sokoban levels under
+// four selection settings and prints, per setting, the share of selected elites that are failures (early
+// and over the run) and the held-out greedy success at the end, each as a mean over seeds ± a 95% t interval.
+// Needs a built runner (`pnpm build`).
+//
+//   node scripts/collapse-study.mjs                         6×6, one box, 30 steps, seeds 0..9, 30 000 steps
+//   node scripts/collapse-study.mjs --hard                  the same with a 12-step limit (rarer successes)
+//   node scripts/collapse-study.mjs --seeds 0..2 --samples 5000 --out /tmp/collapse
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = join(here, '..', 'dist', 'cli.js');
+
+const argv = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = argv.indexOf(name);
+  return i < 0 ? fallback : argv[i + 1];
+};
+const hard = argv.includes('--hard');
+const seeds = arg('--seeds', '0..9');
+const samples = arg('--samples', '30000');
+/** Updates counted as early training: the first this many updates of each seed. */
+const EARLY = Number(arg('--early', '50'));
+const keepOut = arg('--out', undefined);
+const out = keepOut ?? mkdtempSync(join(tmpdir(), 'ftw-collapse-'));
+
+const common = [
+  'train',
+  '--env',
+  'sokoban',
+  '--policy',
+  'linear',
+  '--size',
+  '6',
+  '--boxes',
+  '1',
+  '--level-set',
+  'split',
+  '--levels',
+  '500',
+  '--held-out',
+  '200',
+  '--level-cache',
+  join(out, 'levels'),
+  '--max-steps',
+  hard ? '12' : '30',
+  '--failure-return',
+  '0',
+  '--seeds',
+  seeds,
+  '--max-samples',
+  samples,
+  '--iterations',
+  '10000000',
+  '--quiet',
+  '--out',
+  out,
+];
+
+const SETTINGS = [
+  { name: 'K=1 (reference)', args: ['--keep', '1'] },
+  { name: 'K=3', args: ['--keep', '3'] },
+  { name: 'K=3, threshold 0', args: ['--keep', '3', '--threshold', '0'] },
+  { name: 'K=3, ties by length', args: ['--keep', '3', '--length-tiebreak', '1e-6'] },
+];
+
+/** Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom. */
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
+  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/** Mean ± half-width of the 95% t interval of the values (one per seed). */
+function interval(values) {
+  const n = values.length;
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { mean, half: 0 };
+  const sd = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1));
+  return { mean, half: (T975[n - 2] ?? 1.96) * (sd / Math.sqrt(n)) };
+}
+
+const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+const show = ({ mean: m, half }) => `${m.toFixed(3)} ± ${half.toFixed(3)}`;
+
+const rows = [];
+for (const [i, setting] of SETTINGS.entries()) {
+  const name = `setting-${i}`;
+  const run = spawnSync(process.execPath, [cli, ...common, ...setting.args, '--name', name, '--force'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (run.status !== 0) throw new Error(`${setting.name}: ftw train exited with ${run.status}`);
+  const lines = readFileSync(join(out, name, 'metrics.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map(JSON.parse);
+  const bySeed = new Map();
+  for (const m of lines) {
+    if (!bySeed.has(m.seed)) bySeed.set(m.seed, []);
+    bySeed.get(m.seed).push(m);
+  }
+  const early = [];
+  const whole = [];
+  const lowFirst = [];
+  const final = [];
+  for (const metrics of bySeed.values()) {
+    const shares = metrics.filter((m) => m.failureShare !== null).map((m) => m.failureShare);
+    early.push(mean(shares.slice(0, EARLY)));
+    whole.push(mean(shares));
+    // Updates whose minibatches held fewer successes than K·J selections need: some failure selected.
+    lowFirst.push(mean(shares.slice(0, EARLY).map((s) => (s > 0 ? 1 : 0))));
+    final.push(metrics[metrics.length - 1].evaluation.heldOutSuccess);
+  }
+  rows.push([
+    setting.name,
+    show(interval(early)),
+    show(interval(lowFirst)),
+    show(interval(whole)),
+    show(interval(final)),
+  ]);
+}
+
+console.log(
+  `6×6 Sokoban, one box, ${hard ? 12 : 30}-step limit, linear policy, seeds ${seeds}, ${samples} steps each; ` +
+    `mean over seeds ± 95% t interval`,
+);
+console.log(
+  `| setting | failure share, first ${EARLY} updates | updates with a failure selected, first ${EARLY} | failure share, whole run | held-out greedy success at the end |`,
+);
+console.log('|---|---|---|---|---|');
+for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+if (keepOut === undefined) rmSync(out, { recursive: true, force: true });
