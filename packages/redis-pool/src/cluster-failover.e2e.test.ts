@@ -1,6 +1,7 @@
 // The pool on a real Redis Cluster of 3 masters and 3 replicas (test/redis-cluster.ts), through node-redis's
 // cluster client (`redis+cluster://` with every node as a seed), with a short node timeout so that a
-// replica takes over within seconds of its master's SIGKILL.
+// replica takes over within seconds of its master's SIGKILL; 2 s, not less, so that a node starved of CPU
+// on a loaded machine is not taken for failed (a spurious failover, which the waits below do not expect).
 import { describe, expect, it } from 'vitest';
 import { until, useRedisCluster } from '../test/redis-cluster.js';
 import { uniqueName } from '../test/redis-server.js';
@@ -9,7 +10,7 @@ import { PoolMirror } from './pool-mirror.js';
 import { RedisPool } from './redis-pool.js';
 import { RedisPoolError } from './redis-pool-error.js';
 
-const cluster = useRedisCluster({ masters: 3, replicas: 1, nodeTimeoutMs: 1000 });
+const cluster = useRedisCluster({ masters: 3, replicas: 1, nodeTimeoutMs: 2000 });
 
 const trajectory = (n: number) => ({ actions: [n % 3], logProbs: [-0.5], versions: 0, return: n });
 
@@ -79,7 +80,7 @@ describe('RedisPool on a Redis Cluster with replicas, through the cluster client
     const name = uniqueName('cluster-e2e');
     const slot = await cluster().slotOf(name);
     const { master } = await cluster().shard(slot);
-    // reconnectTimeoutMs covers the promotion (node timeout 1 s + election) and the restarted node's sync.
+    // reconnectTimeoutMs covers the promotion (node timeout 2 s + election) and the restarted node's sync.
     const options = {
       name,
       capacity: 100_000,
@@ -126,6 +127,11 @@ describe('RedisPool on a Redis Cluster with replicas, through the cluster client
     let killedAt = 0;
     let promotedAt = 0;
     let before = 0;
+    // What a failed wait reports: how far the clients got, and the cluster as each live node sees it.
+    const state = async () =>
+      `${acknowledged.length} pushes acknowledged (${before} before the kill), ` +
+      `last ${acknowledgedAt.length === 0 ? 'never' : `${Date.now() - acknowledgedAt.at(-1)!} ms ago`}, ` +
+      `refusals ${JSON.stringify(Object.fromEntries(refusals))}, newest read ${newestRead}; ${await cluster().report()}`;
     try {
       await until(async () => acknowledged.length >= 200, 10_000, 'fewer than 200 pushes');
       await learner.publishPolicy(1, Uint8Array.of(1));
@@ -137,6 +143,7 @@ describe('RedisPool on a Redis Cluster with replicas, through the cluster client
         async () => (await cluster().shard(slot)).master !== master,
         15_000,
         'no replica was promoted',
+        state,
       );
       promotedAt = Date.now();
       // The promoted master has no replica left, so nothing can be acknowledged (NOT_REPLICATED) until the
@@ -146,11 +153,17 @@ describe('RedisPool on a Redis Cluster with replicas, through the cluster client
         async () => acknowledged.length >= before + 200,
         30_000,
         'pushes did not carry on after the failover',
+        state,
       );
       // The learner publishes on the new master; the follower hears of it on its (re-made) subscription.
       await learner.publishPolicy(2, Uint8Array.of(2));
-      await until(async () => (await follower.beforeStep()).version === 2, 10_000, 'version 2 was not seen');
-      await until(async () => newestRead >= before + 100, 10_000, 'the reader did not carry on');
+      await until(
+        async () => (await follower.beforeStep()).version === 2,
+        10_000,
+        'version 2 was not seen',
+        state,
+      );
+      await until(async () => newestRead >= before + 100, 10_000, 'the reader did not carry on', state);
     } finally {
       // Also when a wait above fails: the loops stop and their errors, if any, are reported.
       stop = true;

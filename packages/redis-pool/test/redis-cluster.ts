@@ -31,6 +31,8 @@ export interface RedisCluster {
   shard(slot: number): Promise<{ master: number; replicas: number[] }>;
   /** The server on `port`. */
   server(port: number): RedisServer;
+  /** Each live node's view, for a failure message: CLUSTER NODES of one, and each one's replication role and link. */
+  report(): Promise<string>;
   /** SIGKILLs the node on `port` (it is left out of `shard`'s questions until `restart`). */
   kill(port: number): Promise<void>;
   /** Starts a killed node again (same port and folder: its nodes.conf rejoins it to the cluster). */
@@ -51,11 +53,23 @@ async function command(port: number, args: string[]): Promise<unknown> {
   }
 }
 
-/** Until `check` is true, polling every 50 ms; throws `what` after `ms`. */
-export async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+/**
+ * Until `check` is true, polling every 50 ms; throws `what` after `ms`, followed by what `state` says then
+ * (for a failure that shows up on a loaded machine only, the state is all there is to read).
+ */
+export async function until(
+  check: () => Promise<boolean>,
+  ms: number,
+  what: string,
+  state?: () => Promise<string>,
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${ms} ms`);
+    if (Date.now() > deadline) {
+      const now =
+        state === undefined ? '' : await state().catch((error: unknown) => `(state: ${String(error)})`);
+      throw new Error(`${what} within ${ms} ms${now === '' ? '' : `; ${now}`}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -114,6 +128,21 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
       };
     },
     server,
+    report: async () => {
+      const nodes = String(await command(live().port, ['CLUSTER', 'NODES']))
+        .trim()
+        .replace(/\n/g, ' | ');
+      const roles = await Promise.all(
+        servers
+          .filter((s) => !killed.has(s.port))
+          .map(async (s) => {
+            const info = String(await command(s.port, ['INFO', 'replication']).catch((e: unknown) => e));
+            const field = (name: string) => new RegExp(`${name}:([^\\r\\n]*)`).exec(info)?.[1] ?? '?';
+            return `${s.port} ${field('role')} link=${field('master_link_status')} replicas=${field('connected_slaves')}`;
+          }),
+      );
+      return `nodes: ${nodes}; replication: ${roles.join(', ')}`;
+    },
     kill: async (port) => {
       await server(port).kill();
       killed.add(port);
