@@ -375,6 +375,14 @@ describe('bad flags and failures', () => {
     [['occupancy', '--pairs', '4:5'], /--pairs\[0\] K must be an integer in \[1, 4\], got "5"/],
     [['compare', '--seeds', '1'], /--seeds must list at least 2 seeds/],
     [['reproduce', '--bogus'], /unknown option '--bogus'/],
+    [
+      ['train', '--env', 'sokoban', '--policy', 'mlp', '--actors', '2', '--envs', '4'],
+      /--envs applies to lockstep environments in one process; each actor process steps one environment, got --envs 4 with --actors 2/,
+    ],
+    [
+      ['train', '--env', 'sokoban', '--policy', 'cnn', '--actors', '2', '--lag', '1'],
+      /--policy cnn runs with actor processes \(--redis\) or lockstep environments \(--envs\), not in the simulation \(--lag\)/,
+    ],
     [['reproduce', '--name', '../up'], /--name must be 1-128 letters/],
     [
       ['train', '--env', 'sokoban', '--size', '3', '--boxes', '4'],

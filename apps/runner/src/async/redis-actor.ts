@@ -1,10 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { runActor as actEpisodes, type CrewMessage } from '@ftw/actors';
 import { RedisPool, RedisPoolError } from '@ftw/redis-pool';
+import type { Observation } from '@ftw/trainer';
 import { seededStreams } from '../random/seeded-streams.js';
 import { type ActorTask, POOL_NOTES, type PoolTask } from './actor-protocol.js';
-import { redisPolicy } from './redis-policy.js';
-import { actorEnvironmentSeed, asyncEnvironment } from './train-async-seed.js';
+import { redisEnvironment, redisPolicy } from './redis-policy.js';
+import { actorEnvironmentSeed } from './train-async-seed.js';
 
 /**
  * Makes an actor process that its learner started end with the learner: when the IPC channel the learner
@@ -47,7 +48,8 @@ export async function followTasks(first: ActorTask): Promise<void> {
  * policy loaded per episode or per step through `@ftw/actors`' `runActor` (each step's version and
  * behaviour log-probability recorded), and pushing whole episodes (ids `<actor>-<episode>`, so a retried
  * push adds nothing). How the policy and the observations travel is {@link redisPolicy}'s: ids for a
- * bandit, features for a linear Sokoban policy, position names for a Sokoban table. Before acting it checks
+ * bandit, features for a linear Sokoban policy, the encoded observation rows for a network, position names
+ * for a Sokoban table. Before acting it checks
  * the pool's run notes: the run id of its task (when it has one) and the learner's policy architecture.
  * Runs until the learner kills it or `stopped` says so.
  *
@@ -60,12 +62,12 @@ export async function runActor(
   stopped?: (pool: RedisPool) => Promise<boolean>,
 ): Promise<void> {
   const { config, options } = task;
-  const env = asyncEnvironment(config, options, actorEnvironmentSeed(task.seed, task.actor));
+  const env = await redisEnvironment(config, options, actorEnvironmentSeed(task.seed, task.actor));
   const { policy, kind, loader, input, stepName } = redisPolicy(config, env);
   const pool = await RedisPool.open(task.url, { name: task.pool });
   // Closed however the actor ends: a client left open reconnects forever and keeps the process alive.
   try {
-    await actEpisodes({
+    await actEpisodes<Observation>({
       pool,
       env,
       policy,

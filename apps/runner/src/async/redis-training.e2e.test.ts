@@ -3,6 +3,8 @@ import { once } from 'node:events';
 import { ActorCrew, ActorsLostError } from '@ftw/actors';
 import { RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import type { JsonValue } from '@ftw/replay-pool';
+import type { EncodedSokobanEnv } from '@ftw/sokoban';
+import type { Policy } from '@ftw/trainer';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asyncRunResult, runAsyncTraining } from '../commands/async-training-run.js';
@@ -14,7 +16,7 @@ import { restorePolicy, type SavedPolicy } from '../train/saved-policy.js';
 import type { ActorLauncher, ActorTask } from './actor-protocol.js';
 import { POOL_NOTES } from './actor-protocol.js';
 import type { AsyncOptions } from './async-options.js';
-import { learnerTrajectory } from './redis-policy.js';
+import { learnerTrajectory, redisEnvironment, redisPolicy } from './redis-policy.js';
 import { type RedisSeedResult, trainRedisSeed } from './redis-training.js';
 import { sourceLauncher, startRemoteActor } from './testing/source-launcher.js';
 
@@ -121,6 +123,37 @@ describe('trainRedisSeed', () => {
       }
     });
   }
+  for (const policy of ['mlp', 'cnn'] as const) {
+    it(`trains Sokoban with a network (${policy}) in actor processes: observation rows travel, weights as versions`, async () => {
+      const { maxSamples: _, ...base } = SOKOBAN_SCENARIO.base;
+      const config: TrainConfig = {
+        ...base,
+        seeds: [0],
+        iterations: 15,
+        policy,
+        network: { hidden: [32], filters: policy === 'cnn' ? [8] : [], envs: 1 },
+        optimizer: 'adam',
+        lr: 0.001,
+      };
+      const result = await trainRedisSeed(config, twoActors(1), 0, server!.url, sourceLauncher);
+      expect(result.metrics).toHaveLength(15);
+      expect(result.malformed).toBe(0);
+      expect(result.updates).toBeGreaterThan(0);
+      // The actors' logits at the published weights are the learner's, to the last bit: every step of the
+      // learner's current version scores the log-probability its actor recorded.
+      expect(result.behaviourCheck.steps).toBeGreaterThan(0);
+      expect(result.behaviourCheck.maxLogProbGap).toBe(0);
+      expect(result.published.snapshots + result.published.deltas).toBe(result.updates + 1);
+      // The saved weights, loaded into a fresh network of the configuration, score what the run recorded.
+      const saved = JSON.parse(JSON.stringify(result.finalPolicy)) as SavedPolicy;
+      expect(saved.kind).toBe('network');
+      const env = await redisEnvironment(config, twoActors(1), 7);
+      const fresh = redisPolicy(config, env).policy as Policy & { load(record: unknown): void };
+      fresh.load(saved);
+      expect((env as EncodedSokobanEnv).evaluate(fresh).score).toBe(result.finalOptimalProbability);
+    });
+  }
+
   it('lets actor processes from elsewhere join by pool name, follow the learner seed to seed and stop by themselves', async () => {
     const config = { ...ASYNC_REDIS_BASE, iterations: 15, seeds: [0, 1] };
     const options = { ...twoActors(4), actors: 0 };

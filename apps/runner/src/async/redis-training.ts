@@ -7,8 +7,10 @@ import {
   type PublishedBytes,
   RedisLearner,
 } from '@ftw/actors';
+import { laneStreams } from '@ftw/internal/seeded-streams';
 import { RedisPoolError, type RedisServer, redactUrl, startRedisServer } from '@ftw/redis-pool';
 import type { ReplayPool } from '@ftw/replay-pool';
+import { EncodedSokobanEnv } from '@ftw/sokoban';
 import type { Optimizer, Policy } from '@ftw/trainer';
 import {
   eliteSelector as configSelector,
@@ -30,9 +32,9 @@ import {
   type PoolTask,
 } from './actor-protocol.js';
 import { type AsyncOptions, DEFAULT_WAIT_SECONDS } from './async-options.js';
-import { redisPolicy } from './redis-policy.js';
+import { redisEnvironment, redisPolicy } from './redis-policy.js';
 import type { AsyncIterationMetrics, AsyncLearner, AsyncSeedResult } from './train-async-seed.js';
-import { asyncEnvironment, asyncIterationMetrics, asyncLearner } from './train-async-seed.js';
+import { asyncIterationMetrics, asyncLearner } from './train-async-seed.js';
 
 /**
  * Where an update of a Redis run can be replayed from: the learner's pool when it updated (the pool's
@@ -160,8 +162,8 @@ export async function trainRedisSeed(
   },
 ): Promise<RedisSeedResult> {
   const streams = seededStreams(seed);
-  const env = asyncEnvironment(config, options, streams.environment);
-  const travel = redisPolicy(config, env);
+  const env = await redisEnvironment(config, options, streams.environment);
+  const travel = redisPolicy(config, env, laneStreams(seed).network);
   const { policy } = travel;
   const optimizer = createOptimizer(config.optimizer, config.lr);
   const { name } = pools;
@@ -252,7 +254,10 @@ export async function trainRedisSeed(
           episodes: fresh,
           returnSum,
           // The rows the update moved (none without an update), so that the environment may keep the rest.
-          optimalProbability: env.evaluate(policy, movedBy(stats)).score,
+          optimalProbability: (env instanceof EncodedSokobanEnv
+            ? env.evaluate(policy)
+            : env.evaluate(policy, movedBy(stats))
+          ).score,
           regret: null,
           version: learner.version,
           stats,

@@ -76,9 +76,14 @@ export function trainCommand(): Command {
         `--jobs applies to synchronous training (seeds on worker threads), got --jobs ${jobs} with asynchronous actors`,
       );
     }
-    if (asynchronous !== null && config.network !== undefined) {
+    if (asynchronous !== null && raw.envs?.explicit === true) {
       throw new UsageError(
-        `--policy ${config.policy} trains with synchronous lockstep environments (--envs); asynchronous actors take tabular or linear policies`,
+        `--envs applies to lockstep environments in one process; each actor process steps one environment, got --envs ${raw.envs.value} with --actors ${asynchronous.actors}`,
+      );
+    }
+    if (asynchronous?.redis === null && config.network !== undefined) {
+      throw new UsageError(
+        `--policy ${config.policy} runs with actor processes (--redis) or lockstep environments (--envs), not in the simulation (--lag)`,
       );
     }
     if (asynchronous !== null) {
