@@ -60,6 +60,50 @@ describe('RedisLearner', () => {
     expect(mean(returns.slice(-10))).toBeGreaterThan(mean(returns.slice(0, 10)));
   });
 
+  it('counts as waited the time inside collect after the first episode arrived, and nothing else', async () => {
+    const url = server!.url;
+    const name = `wait-${Date.now().toString(36)}`;
+    const learner = await RedisLearner.open(url, {
+      name,
+      runId: name,
+      kind: 'linear',
+      policy: corridorPolicy(),
+      capacity: 64,
+      rollouts: 2,
+      waitSeconds: 60,
+    });
+    const pusher = await RedisPool.open(url, { name });
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // One step at the first cell, a corridor observation (one-hot cell 0, bias).
+    const episode = {
+      actions: [1],
+      logProbs: [Math.log(0.5)],
+      versions: 0,
+      return: 0,
+      observations: [1, 0, 0, 0, 0, 0, 1],
+    };
+    let n = 0;
+    const pushTwoAfter = async (ms: number) => {
+      await sleep(ms);
+      await pusher.pushMany([episode, episode], { ids: [`e${n++}`, `e${n++}`] });
+    };
+    try {
+      // Before the first episode: 1 s of waiting that is not the actors' pace but their start.
+      await Promise.all([learner.collect(), pushTwoAfter(1000)]);
+      const afterFirst = learner.waitedMs;
+      // Outside collect (an update, say): not waiting.
+      await sleep(1000);
+      // Inside collect, 0.3 s until the actors' next episodes.
+      await Promise.all([learner.collect(), pushTwoAfter(300)]);
+      expect(learner.waitedMs - afterFirst).toBeGreaterThanOrEqual(300);
+      // Neither the second before the first arrival nor the one outside collect is counted (either would
+      // put it above 1.3 s); what remains is the reads' and the grant's round trips.
+      expect(learner.waitedMs).toBeLessThan(1000);
+    } finally {
+      await Promise.all([pusher.close(), learner.close()]);
+    }
+  });
+
   it('refuses a pool that another run left its notes in, and changes nothing in it', async () => {
     const url = server!.url;
     const name = `taken-${Date.now().toString(36)}`;

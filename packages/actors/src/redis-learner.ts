@@ -98,6 +98,7 @@ export class RedisLearner {
   readonly #name: string;
   #version = 0;
   #started = 0;
+  #waited = 0;
   #arrived = 0;
 
   private constructor(pool: RedisPool, mirror: PoolMirror, options: RedisLearnerOptions) {
@@ -173,6 +174,15 @@ export class RedisLearner {
   }
 
   /**
+   * Milliseconds spent in {@link RedisLearner.collect} since the first episode arrived: waiting for the
+   * actors' episodes and for the rate limiter's grant. Over the time since `startedAt`, the share of the
+   * learner's time it waited: near 1, the actors bound the run's throughput; near 0, the learner does.
+   */
+  get waitedMs(): number {
+    return this.#waited;
+  }
+
+  /**
    * Waits for at least `count` new episodes in the mirror, then takes an update from the rate limiter,
    * and scores again the arrived steps of the current version (the behaviour check).
    *
@@ -184,6 +194,7 @@ export class RedisLearner {
    */
   async collect(count = this.#rollouts, abort?: Promise<never>): Promise<Episode[]> {
     const race = <T>(p: Promise<T>): Promise<T> => (abort === undefined ? p : Promise.race([p, abort]));
+    const called = performance.now();
     const fresh: Episode[] = [];
     if (this.#arrived === 0) this.#arrived = Date.now();
     while (fresh.length < count) {
@@ -200,6 +211,7 @@ export class RedisLearner {
       for (let p = size - added; p < size; p++) fresh.push(episodeAt(this.mirror.pool, p));
     }
     await race(this.pool.acquireUpdate(600_000));
+    this.#waited += performance.now() - Math.max(called, this.#started);
     for (const e of fresh) this.check.add(e, this.#version);
     return fresh;
   }

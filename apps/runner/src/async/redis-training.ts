@@ -77,6 +77,11 @@ export interface RedisSeedResult extends AsyncSeedResult {
   readonly behaviourCheck: BehaviourCheckResult;
   /** How the learner published its versions: snapshots, deltas and their bytes (`@ftw/actors`' `PolicyPublisher`). */
   readonly published: PublishedBytes;
+  /**
+   * Share of the learner's time (from the first episode's arrival) spent waiting for episodes: near 1 the
+   * actors bound the throughput, near 0 the learner does (`RedisLearner.waitedMs`).
+   */
+  readonly learnerWaitShare: number;
 }
 
 /**
@@ -295,6 +300,7 @@ export async function trainRedisSeed(
     updates: learner.version,
     finalPolicy: savedPolicy(seed, policy, env),
     stepsPerSecond: samples / seconds,
+    learnerWaitShare: learner.waitedMs / 1000 / seconds,
     malformed: mirror.malformedCount,
     behaviourCheck: learner.behaviourCheck,
     published: learner.published,

@@ -59,6 +59,7 @@ const seed0: RedisSeedResult = {
   updates: 2,
   finalPolicy: { seed: 0 } as SavedPolicy,
   stepsPerSecond: 1000,
+  learnerWaitShare: 0.25,
   malformed: 2,
   behaviourCheck: { steps: 10, maxLogProbGap: 0.25 },
   published: { snapshots: 1, deltas: 9, bytes: 1_500_000 },
@@ -71,6 +72,7 @@ const seed1: RedisSeedResult = {
   updates: 1,
   finalPolicy: { seed: 1 } as SavedPolicy,
   stepsPerSecond: 3000,
+  learnerWaitShare: 0.75,
   malformed: 1,
   behaviourCheck: { steps: 5, maxLogProbGap: 0.125 },
   published: { snapshots: 2, deltas: 3, bytes: 750_000 },
@@ -119,6 +121,7 @@ describe('summarizeAsync', () => {
     expectInterval(s.logWeightMean, two(-1, -2));
     expectInterval(s.essShare, two(0.625, 0.25));
     expectInterval(s.stepsPerSecond, two(1000, 3000));
+    expectInterval(s.learnerWaitShare!, two(0.25, 0.75));
     // Steps rescored add up over seeds; the gap is the largest of any seed.
     expect(s.behaviourCheck).toEqual({ steps: 15, maxLogProbGap: 0.25 });
     expect(s.published).toEqual({ snapshots: 3, deltas: 12, bytes: 2_250_000 });
@@ -126,13 +129,22 @@ describe('summarizeAsync', () => {
   });
 
   it('leaves the Redis figures null in the simulation, and the update figures null without an update', () => {
-    const { stepsPerSecond: _, behaviourCheck: __, published: ___, malformed: ____, ...simulated } = seed1;
+    const {
+      stepsPerSecond: _,
+      behaviourCheck: __,
+      published: ___,
+      malformed: ____,
+      learnerWaitShare: _____,
+      ...simulated
+    } = seed1;
     const s = summarizeAsync({
       ...OUTCOME,
       mode: 'simulation',
       results: [{ ...simulated, metrics: [row(1, 0, 0, null)] }],
     });
     expect([s.stepsPerSecond, s.behaviourCheck, s.published, s.skipped]).toEqual([null, null, null, null]);
+    // Absent, not null, so that a simulated run's summary.json keeps its bytes.
+    expect('learnerWaitShare' in s).toBe(false);
     expect([s.poolStaleness, s.selectionStaleness, s.logWeightMean, s.essShare]).toEqual([
       null,
       null,

@@ -36,6 +36,8 @@ export interface AsyncSummary {
   readonly logWeightMean: MeanInterval | null;
   readonly essShare: MeanInterval | null;
   readonly stepsPerSecond: MeanInterval | null;
+  /** With actor processes: the share of the learner's time spent waiting for episodes (absent in the simulation). */
+  readonly learnerWaitShare?: MeanInterval;
   /**
    * With actor processes: the steps the learner scored again over all seeds, and the largest gap between
    * the log-probabilities (see `RedisSeedResult.behaviourCheck`); null in the simulation.
@@ -76,6 +78,7 @@ function perSeed(
  */
 export function summarizeAsync(outcome: AsyncOutcome): AsyncSummary {
   const rates = outcome.results.flatMap((r) => ('stepsPerSecond' in r ? [r.stepsPerSecond] : []));
+  const waits = outcome.results.flatMap((r) => ('learnerWaitShare' in r ? [r.learnerWaitShare] : []));
   const checks = outcome.results.flatMap((r) => ('behaviourCheck' in r ? [r.behaviourCheck] : []));
   const published = outcome.results.flatMap((r) => ('published' in r ? [r.published] : []));
   const skipped = outcome.results.flatMap((r) => ('malformed' in r ? [r.malformed] : []));
@@ -90,6 +93,7 @@ export function summarizeAsync(outcome: AsyncOutcome): AsyncSummary {
     logWeightMean: perSeed(outcome, (m) => m.logWeightMean),
     essShare: perSeed(outcome, (m) => m.essShare),
     stepsPerSecond: rates.length === 0 ? null : meanInterval(rates),
+    ...(waits.length === 0 ? {} : { learnerWaitShare: meanInterval(waits) }),
     behaviourCheck:
       checks.length === 0
         ? null
@@ -195,6 +199,9 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
       ['log w(τ) of selected elites', f(summary.logWeightMean, 3)],
       ['ESS of the selection / selected', f(summary.essShare, 3)],
       ['environment steps per second', f(summary.stepsPerSecond, 0)],
+      ...(summary.learnerWaitShare === undefined
+        ? []
+        : [['share of the learner’s time waiting for episodes', f(summary.learnerWaitShare, 3)]]),
     ],
     ['l', 'r'],
   );
