@@ -225,6 +225,17 @@ describe('train', () => {
         env: [chain('one-hot'), chain('one-hot')],
       }),
     ).toThrow('random must be 2 functions (one per environment instance)');
+    // Difficulty probes play one instance's tasks: several instances are refused before anything runs.
+    const untouched = new LinearPolicy(2, 6);
+    expect(() =>
+      train({
+        ...options(chain('one-hot'), untouched, 0),
+        env: [chain('one-hot'), chain('one-hot')],
+        random: [seededStreams(1).policy, seededStreams(2).policy],
+        probe: { probes: 8, candidates: 4 },
+      }),
+    ).toThrow(new RangeError('probe needs one environment instance, got env.length 2'));
+    expect(Array.from(untouched.parameters)).toEqual(new Array(12).fill(0));
   });
 
   it('measures the KL of an update over the steps of the iteration, from the logits the steps acted on', () => {
