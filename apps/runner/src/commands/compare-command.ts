@@ -15,7 +15,7 @@ import { UsageError } from '../cli/usage-error.js';
 import { COMPARE_SCENARIOS } from '../config/compare-scenarios.js';
 import { readChoice, readNumber, readSeeds } from '../config/read-value.js';
 import { executeRun } from '../run/write-run.js';
-import { SOKOBAN_SCENARIO, SOKOBAN_STEPS } from '../sokoban/sokoban-scenario.js';
+import { SOKOBAN_NEURAL_SCENARIO, SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
 import { describeEnvironment } from '../train/describe-config.js';
 import type { SeedResult } from '../train/train-seed.js';
 import { type CompareOptions, type MethodOutcome, runCompare, type ScenarioOutcome } from './run-compare.js';
@@ -173,7 +173,7 @@ export function compareCommand(): Command {
     .addOption(
       optionWithoutValue(
         '--scenario <name>',
-        'async: asynchronous actors (lag, version bound, IS weights; Redis actors); sokoban: multi-step Sokoban, binary reward',
+        'async: asynchronous actors (lag, version bound, IS weights; Redis actors); sokoban: multi-step Sokoban, binary reward, a linear policy; sokoban-neural: the same methods with an MLP on 2000 generated levels, 500 held out',
         'none: the bandit scenarios of --scenarios',
       ),
     )
@@ -197,17 +197,19 @@ export function compareCommand(): Command {
     const seeds = readSeeds(o['seeds'], '--seeds');
     if (seeds.length < 2)
       throw new UsageError(`--seeds must list at least 2 seeds for intervals, got ${seeds.length}`);
-    if (o['scenario'] === 'sokoban') {
+    const sokoban = [SOKOBAN_SCENARIO, SOKOBAN_NEURAL_SCENARIO].find((x) => x.name === o['scenario']);
+    if (sokoban !== undefined) {
       const { compareSokoban } = await import('./compare-sokoban.js');
       const output = readOutputOptions(command);
       await executeRun(output, 'compare', async () => {
-        const perRun = Math.ceil(SOKOBAN_STEPS / (SOKOBAN_SCENARIO.base.rollouts * 15));
+        // Iterations per run, for the progress bar: episodes average about 15 steps.
+        const perRun = Math.ceil(sokoban.base.maxSamples! / (sokoban.base.rollouts * 15));
         const progress = createProgress({
           label: 'compare',
-          total: SOKOBAN_SCENARIO.methods.length * seeds.length * perRun,
+          total: sokoban.methods.length * seeds.length * perRun,
           quiet: output.quiet || output.json,
         });
-        const result = await compareSokoban(seeds, progress, jobs);
+        const result = await compareSokoban(seeds, progress, jobs, sokoban);
         progress.stop();
         return result;
       });
@@ -217,7 +219,7 @@ export function compareCommand(): Command {
       throw new UsageError('--redis applies only with --scenario async');
     }
     if (o['scenario'] !== undefined) {
-      readChoice(o['scenario'], '--scenario', ['async', 'sokoban'] as const);
+      readChoice(o['scenario'], '--scenario', ['async', 'sokoban', 'sokoban-neural'] as const);
       for (const flag of ['optimizer', 'lr'] as const) {
         if (o[flag] !== undefined) throw new UsageError(`--${flag} does not apply to --scenario async`);
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
+import { SOKOBAN_NEURAL_SCENARIO, SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
 import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
 import { summarizeSeeds } from '../train/summarize-seeds.js';
 import type { IterationMetrics, SeedResult } from '../train/train-seed.js';
@@ -161,5 +161,32 @@ describe('compareSokoban', () => {
     // The columns differ, so a swap would show.
     const figures = methods.flatMap((m) => [m.trainSuccess.mean, m.heldOutSuccess.mean, m.meanReward.mean]);
     expect(new Set(figures).size).toBeGreaterThan(3);
+  });
+
+  it('runs the neural scenario with its network on every method, and names it in the report', async () => {
+    const scenario = {
+      ...SOKOBAN_NEURAL_SCENARIO,
+      base: {
+        ...SOKOBAN_NEURAL_SCENARIO.base,
+        environment: { ...SMALL_LEVELS, heldOut: 6 },
+        network: { hidden: [8], filters: [], envs: 2 },
+        maxSamples: 400,
+      },
+      methods: SOKOBAN_NEURAL_SCENARIO.methods.filter((m) => m.label === 'ftw-k3' || m.label === 'grpo'),
+    };
+    const { artifacts, text } = await compareSokoban([0, 1], undefined, 1, scenario);
+    expect(artifacts.report).toMatch(/^# ftw compare --scenario sokoban-neural\n/);
+    expect(artifacts.report).toContain(
+      'Every method: mlp network on @ftw/tfjs (hidden 8), 2 environments in lockstep, Adam lr 0.001, 8 episodes per iteration, stopped at 400 environment steps',
+    );
+    expect((text as (path: string) => string)('x')).toMatch(/^ftw compare --scenario sokoban-neural\n/);
+    const summary = artifacts.summary as { scenario: string; methods: SokobanMethodSummary[] };
+    expect(summary.scenario).toBe('sokoban-neural');
+    // The network's weights, not a linear policy's 4 × 84: (84·8 + 8) + (8·4 + 4) float64 numbers at least.
+    for (const m of summary.methods) expect(m.policyBytes).toBeGreaterThanOrEqual(716 * 8);
+    const tagged = artifacts.metrics as { scenario: string; method: string }[];
+    expect(new Set(tagged.map((m) => `${m.scenario} ${m.method}`))).toEqual(
+      new Set(['sokoban-neural ftw-k3', 'sokoban-neural grpo']),
+    );
   });
 });

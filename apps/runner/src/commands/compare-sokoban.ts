@@ -203,12 +203,18 @@ export async function compareSokoban(
     ]),
     ['l', 'r', 'r', 'r', 'r', 'r'],
   );
+  const { network } = scenario.base;
+  const policy =
+    network === undefined
+      ? 'linear softmax policy over egocentric features'
+      : `${scenario.base.policy} network on @ftw/tfjs (hidden ${network.hidden.join(', ')}${network.filters.length > 0 ? `; filters ${network.filters.join(', ')}` : ''}), ${network.envs} environments in lockstep`;
   const intro = [
     scenario.description,
-    `Every method: linear softmax policy over egocentric features, Adam lr ${scenario.base.lr}, ${scenario.base.rollouts} episodes per iteration, stopped at ${budget} environment steps; ${seeds.length} seeds; success of the greedy policy (one episode per level), mean ± 95% CI over seeds.`,
+    `Every method: ${policy}, Adam lr ${scenario.base.lr}, ${scenario.base.rollouts} episodes per iteration, stopped at ${budget} environment steps; ${seeds.length} seeds; success of the greedy policy (one episode per level), mean ± 95% CI over seeds.`,
   ];
+  const title = `ftw compare --scenario ${scenario.name}`;
   const report = [
-    '# ftw compare --scenario sokoban',
+    `# ${title}`,
     '',
     ...intro,
     '',
@@ -224,23 +230,17 @@ export async function compareSokoban(
   return {
     artifacts: {
       config: {
-        scenario: 'sokoban',
+        scenario: scenario.name,
         seeds,
         methods: outcome!.methods.map((m) => ({ label: m.label, config: m.config })),
       },
       metrics: outcome!.methods.flatMap((m) =>
-        m.results.flatMap((r) => r.metrics.map((x) => ({ scenario: 'sokoban', method: m.label, ...x }))),
+        m.results.flatMap((r) => r.metrics.map((x) => ({ scenario: scenario.name, method: m.label, ...x }))),
       ),
-      summary: { command: 'compare', scenario: 'sokoban', seeds, methods: summaries },
+      summary: { command: 'compare', scenario: scenario.name, seeds, methods: summaries },
       report,
       files,
     },
-    text: textThenPath([
-      'ftw compare --scenario sokoban',
-      ...intro.map((l) => `  ${l}`),
-      '',
-      table.trimEnd(),
-      '',
-    ]),
+    text: textThenPath([title, ...intro.map((l) => `  ${l}`), '', table.trimEnd(), '']),
   };
 }

@@ -58,3 +58,30 @@ export const SOKOBAN_SCENARIO: CompareScenario = {
     { label: 'ppo', overrides: { method: 'ppo', epochs: 4 } },
   ],
 };
+
+/** Environment steps per method and seed of the neural Sokoban comparison. */
+export const SOKOBAN_NEURAL_STEPS = 200_000;
+
+/**
+ * `ftw compare --scenario sokoban-neural`: the methods of {@link SOKOBAN_SCENARIO} with one network, an
+ * MLP of 64 hidden units on the 84 egocentric features (`@ftw/tfjs`), on levels drawn from a generated
+ * stream: 2,000 training levels and 500 held-out levels never trained on (a level split), 8 environments
+ * in lockstep and 8 episodes per iteration, Adam lr 0.001, until {@link SOKOBAN_NEURAL_STEPS} environment
+ * steps.
+ */
+export const SOKOBAN_NEURAL_SCENARIO: CompareScenario = {
+  name: 'sokoban-neural',
+  description:
+    'Sokoban 6 × 6, one box, 2000 training levels and 500 held-out levels never trained on, from a stream of ' +
+    'generated certified levels (optimal solutions of at most 8 moves), episodes of at most 30 steps, binary reward.',
+  base: {
+    ...SOKOBAN_SCENARIO.base,
+    environment: { ...SOKOBAN_LEVELS, levelSet: 'split', levels: 2000, heldOut: 500 },
+    policy: 'mlp',
+    network: { hidden: [64], filters: [], envs: 8 },
+    lr: 0.001,
+    rollouts: 8,
+    maxSamples: SOKOBAN_NEURAL_STEPS,
+  },
+  methods: SOKOBAN_SCENARIO.methods,
+};
