@@ -10,11 +10,10 @@ import {
 import type { PolicyLoader } from '@ftw/redis-pool';
 import type { DecodedTrajectory, TrajectoryInput } from '@ftw/replay-pool';
 import { EncodedSokobanEnv, SOKOBAN_FEATURE_COUNT as FEATURE_COUNT } from '@ftw/sokoban';
+import { SokobanEpisodeEnv, SokobanFeaturePolicy } from '@ftw/sokoban/trainer';
 import type { Observation, Policy } from '@ftw/trainer';
 import { UsageError } from '../cli/usage-error.js';
 import type { TrainConfig } from '../config/train-config.js';
-import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
-import { SokobanFeaturePolicy } from '../sokoban/sokoban-feature-policy.js';
 import { createEncodedEnvironments } from '../train/create-environment.js';
 import { createPolicy } from '../train/create-policy.js';
 import type { EpisodeEnv } from '../train/episode-env.js';

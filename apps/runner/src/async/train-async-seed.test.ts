@@ -1,9 +1,9 @@
+import { SokobanEpisodeEnv } from '@ftw/sokoban/trainer';
 import type { Episode, Updater } from '@ftw/trainer';
 import { FtwUpdater } from '@ftw/trainer';
 import { describe, expect, it, vi } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
-import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
 import { BanditEpisodeEnv } from '../train/bandit-episode-env.js';
 import { trainSeed } from '../train/train-seed.js';

@@ -1,3 +1,4 @@
+import { SokobanEpisodeEnv, SokobanObservations } from '@ftw/sokoban/trainer';
 import type { Episode, Optimizer, Policy } from '@ftw/trainer';
 import {
   BaselineUpdater,
@@ -14,8 +15,6 @@ import {
 } from '@ftw/trainer';
 import type { TrainConfig } from '../config/train-config.js';
 import { seededStreams } from '../random/seeded-streams.js';
-import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
-import { SokobanObservations } from '../sokoban/sokoban-observations.js';
 import { createEnvironment } from '../train/create-environment.js';
 import { createPolicy } from '../train/create-policy.js';
 import type { EpisodeEnv } from '../train/episode-env.js';

@@ -1,8 +1,7 @@
 import { SOKOBAN_FEATURE_COUNT as FEATURE_COUNT } from '@ftw/sokoban';
+import { SokobanEpisodeEnv, SokobanLinearPolicy } from '@ftw/sokoban/trainer';
 import { describe, expect, it } from 'vitest';
 import { seededStreams } from '../random/seeded-streams.js';
-import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
-import { SokobanLinearPolicy } from '../sokoban/sokoban-linear-policy.js';
 import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
 import { savedPolicy } from '../train/saved-policy.js';
 import { evaluatePolicies } from './evaluate-command.js';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { formatInterval, markdownTable, meanInterval } from '@ftw/report';
+import { SokobanEpisodeEnv } from '@ftw/sokoban/trainer';
 import type { Policy } from '@ftw/trainer';
 import { Command } from 'commander';
 import { optionWithoutValue, withHelp } from '../cli/help-text.js';
@@ -9,7 +10,6 @@ import { readTextFile } from '../config/read-text-file.js';
 import { readInteger } from '../config/read-value.js';
 import { ENVIRONMENTS, type EnvironmentConfig, type TrainConfig } from '../config/train-config.js';
 import { executeRun, textThenPath } from '../run/write-run.js';
-import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { createEncodedEnvironments, createEnvironment } from '../train/create-environment.js';
 import { createPolicy } from '../train/create-policy.js';
 import { describeEnvironment, scoreName } from '../train/describe-config.js';

@@ -1,9 +1,9 @@
 import { SokobanError } from '@ftw/sokoban';
+import { levelSet } from '@ftw/sokoban/trainer';
 import { UsageError } from '../cli/usage-error.js';
 import { describeOption, type RawOption } from '../config/option-spec.js';
 import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
 import { TRAIN_OPTIONS } from '../config/train-config.js';
-import { levelSet } from './level-set.js';
 
 /**
  * Generates the level set of a Sokoban run before the run starts, so that a size, box count and move range

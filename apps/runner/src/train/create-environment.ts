@@ -1,10 +1,9 @@
 import { BernoulliBandit, ContextualBandit, GaussianBandit, tieHeavyBinary } from '@ftw/bandit';
 import { laneStreams } from '@ftw/internal/seeded-streams';
 import { EncodedSokobanEnv, seededUniform } from '@ftw/sokoban';
+import { levelSet, SokobanEpisodeEnv } from '@ftw/sokoban/trainer';
 import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
 import type { EnvironmentConfig } from '../config/train-config.js';
-import { levelSet } from '../sokoban/level-set.js';
-import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { BanditEpisodeEnv } from './bandit-episode-env.js';
 import type { EpisodeEnv } from './episode-env.js';
 

@@ -1,9 +1,8 @@
 import { EncodedSokobanEnv, SOKOBAN_FEATURE_COUNT as FEATURE_COUNT } from '@ftw/sokoban';
+import { SokobanEpisodeEnv, SokobanLinearPolicy } from '@ftw/sokoban/trainer';
 import type { Policy } from '@ftw/trainer';
 import { TabularPolicy } from '@ftw/trainer';
 import type { TrainConfig } from '../config/train-config.js';
-import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
-import { SokobanLinearPolicy } from '../sokoban/sokoban-linear-policy.js';
 import type { EpisodeEnv } from './episode-env.js';
 import { networks } from './network-module.js';
 

@@ -1,8 +1,8 @@
 import { SOKOBAN_FEATURE_COUNT as FEATURE_COUNT } from '@ftw/sokoban';
+import { SokobanEpisodeEnv } from '@ftw/sokoban/trainer';
 import { describe, expect, it } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
-import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
 import { createEnvironment } from './create-environment.js';
 import type { EpisodeEnv } from './episode-env.js';

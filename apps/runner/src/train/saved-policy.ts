@@ -1,10 +1,8 @@
 import type { EncodedSokobanEnv } from '@ftw/sokoban';
 import { SOKOBAN_FEATURE_COUNT as FEATURE_COUNT } from '@ftw/sokoban';
+import { SokobanEpisodeEnv, SokobanFeaturePolicy, SokobanLinearPolicy } from '@ftw/sokoban/trainer';
 import type { Policy } from '@ftw/trainer';
 import { TabularPolicy } from '@ftw/trainer';
-import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
-import { SokobanFeaturePolicy } from '../sokoban/sokoban-feature-policy.js';
-import { SokobanLinearPolicy } from '../sokoban/sokoban-linear-policy.js';
 import type { EpisodeEnv } from './episode-env.js';
 
 /**

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { SokobanEpisodeEnv } from '@ftw/sokoban/trainer';
 import type { Policy } from '@ftw/trainer';
 import { describe, expect, it } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
-import { SokobanEpisodeEnv } from '../sokoban/sokoban-episode-env.js';
 import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
 import { CorridorEnv } from './testing/corridor-env.js';
 import { trainSeed } from './train-seed.js';

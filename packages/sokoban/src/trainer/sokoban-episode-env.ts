@@ -8,12 +8,25 @@ import {
   type SokobanObservation,
   seededUniform,
 } from '@ftw/sokoban';
-import type { Policy, TaskEnvironment } from '@ftw/trainer';
-import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
-import { scoreName } from '../train/describe-config.js';
-import type { EnvironmentStep, EpisodeEnv, Evaluation } from '../train/episode-env.js';
-import { levelSet } from './level-set.js';
+import type { EnvironmentStep, Evaluation, Policy, TaskEnvironment } from '@ftw/trainer';
+import { type LevelSetOptions, levelSet } from './level-set.js';
 import { SokobanObservations } from './sokoban-observations.js';
+
+/** A {@link SokobanEpisodeEnv}'s levels ({@link LevelSetOptions}) and how its episodes are played. */
+export interface SokobanEpisodeEnvOptions extends LevelSetOptions {
+  /** Steps after which an episode is truncated. */
+  readonly maxSteps: number;
+  /** `binary` (1 when solved, else 0) or gym-sokoban's `shaped` rewards. */
+  readonly reward: 'binary' | 'shaped';
+  /**
+   * Subtracted from the reward at every step (0 normally). A tiny value (10⁻⁶ with at most 10⁵ steps)
+   * orders equal returns by episode length, shorter first, without reordering different binary returns.
+   */
+  readonly lengthTiebreak: number;
+}
+
+/** What {@link SokobanEpisodeEnv.scoreLabel} says `Evaluation.score` is. */
+export const SOKOBAN_SCORE_LABEL = 'success on training levels';
 
 /** A policy that can act on features directly (the linear policy), for positions without an id. */
 export interface FeaturePolicy extends Policy {
@@ -44,7 +57,9 @@ function isFeaturePolicy(policy: Policy): policy is FeaturePolicy {
 }
 
 /**
- * Sokoban levels from `@ftw/sokoban` as an {@link EpisodeEnv}: a fixed set of training levels and a
+ * Sokoban levels from `@ftw/sokoban` as a `@ftw/trainer` task environment whose observations are dense
+ * integer ids (the first observation ever returned is 0, every new one is `observationCount` when first
+ * returned), with a greedy evaluation: a fixed set of training levels and a
  * held-out set, generated (and certified solvable) from `levelSeed` once per process and shared by the
  * environments of the configuration ({@link levelSet}); each episode plays a training level drawn
  * uniformly from the run's own seeded stream, until it is solved (terminated) or `maxSteps` steps have
@@ -62,22 +77,24 @@ function isFeaturePolicy(policy: Policy): policy is FeaturePolicy {
  *
  * @example
  * ```ts
- * const env = new SokobanEpisodeEnv({ kind: 'sokoban', size: 5, boxes: 1, levels: 4, heldOut: 4,
+ * const env = new SokobanEpisodeEnv({ size: 5, boxes: 1, levels: 4, heldOut: 4,
  *   levelSeed: 0, maxMoves: 8, maxSteps: 30, reward: 'binary', lengthTiebreak: 0 }, 1);
  * env.reset(); // 0
  * env.observationCount; // 1
  * ```
  */
-export class SokobanEpisodeEnv implements EpisodeEnv, TaskEnvironment<number> {
+export class SokobanEpisodeEnv implements TaskEnvironment<number> {
+  /** Up, Down, Left, Right. */
   readonly numActions = 4;
-  readonly scoreLabel = scoreName({ kind: 'sokoban' }).label;
+  /** What `evaluate`'s score measures, for chart titles and reports. */
+  readonly scoreLabel = SOKOBAN_SCORE_LABEL;
   /** The training levels. */
   readonly trainingLevels: readonly Level[];
   /** The held-out levels. */
   readonly heldOutLevels: readonly Level[];
   /** The training levels evaluation plays: all, or with a level split the first `heldOut` (at least one). */
   readonly #evaluatedLevels: readonly Level[];
-  readonly #config: SokobanEnvironmentConfig;
+  readonly #config: SokobanEpisodeEnvOptions;
   readonly #env: SokobanEnv;
   readonly #evalEnv: SokobanEnv;
   readonly #uniform: () => number;
@@ -100,14 +117,14 @@ export class SokobanEpisodeEnv implements EpisodeEnv, TaskEnvironment<number> {
   #dirty = new Uint8Array(0);
 
   /**
-   * @param config - the resolved Sokoban configuration
+   * @param config - the levels and the episodes' length and rewards
    * @param seed - the run's environment seed (level choice per episode)
    * @param observations - the id registry: omitted, the environment's own; shared, only with
    *   environments of the same level set (same configuration)
    * @throws SokobanError `GENERATION_FAILED` when the level set cannot be generated
    */
   constructor(
-    config: SokobanEnvironmentConfig,
+    config: SokobanEpisodeEnvOptions,
     seed: number,
     observations: SokobanObservations = new SokobanObservations(),
   ) {
@@ -135,6 +152,7 @@ export class SokobanEpisodeEnv implements EpisodeEnv, TaskEnvironment<number> {
     this.#evalEnv = new SokobanEnv(envOptions);
   }
 
+  /** Observation ids handed out so far (0 … observationCount − 1); grows as positions are met. */
   get observationCount(): number {
     return this.#observations.count;
   }
@@ -144,10 +162,12 @@ export class SokobanEpisodeEnv implements EpisodeEnv, TaskEnvironment<number> {
     return this.#observations.featureBytes;
   }
 
+  /** The tasks are the training levels. */
   get taskCount(): number {
     return this.trainingLevels.length;
   }
 
+  /** Starts an episode on a training level drawn from the seeded stream; returns its first id. */
   reset(): number {
     return this.resetTask(Math.floor(this.#uniform() * this.trainingLevels.length));
   }
@@ -164,7 +184,7 @@ export class SokobanEpisodeEnv implements EpisodeEnv, TaskEnvironment<number> {
    * @returns the next observation id (0 once the episode has ended), reward and end flags; the object is
    *   reused between calls
    */
-  step(action: number): EnvironmentStep {
+  step(action: number): EnvironmentStep<number> {
     const result = this.#env.step(action);
     const step = this.#step;
     step.reward = result.reward - this.#config.lengthTiebreak;
@@ -259,7 +279,7 @@ export class SokobanEpisodeEnv implements EpisodeEnv, TaskEnvironment<number> {
    *
    * @param policy - the current policy
    * @param moved - the positions whose logits may have changed since the last evaluation of this policy
-   *   (see `EpisodeEnv.evaluate`), or null/absent for any
+   *   (ids whose rows the last update changed), or null/absent for any
    * @returns `{ score: training success, details: { heldOutSuccess } }` of the greedy policy
    */
   evaluate(policy: Policy, moved?: Int32Array | null): Evaluation {

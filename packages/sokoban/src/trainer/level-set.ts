@@ -1,9 +1,34 @@
 import { cachedLevelSplit, type Level, LevelStream, levelSplit } from '@ftw/sokoban';
-import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
+
+/** Which levels a Sokoban training run plays: the generator's setting, how many levels and their seed. */
+export interface LevelSetOptions {
+  /** Interior width and height of every level (walls are added around). */
+  readonly size: number;
+  /** Boxes per level. */
+  readonly boxes: number;
+  /** Training levels. */
+  readonly levels: number;
+  /** Held-out levels, never trained on. */
+  readonly heldOut: number;
+  /** Seed of the level set (the same for every run seed, so seeds differ only in training). */
+  readonly levelSeed: number;
+  /** Most moves of a level's optimal solution (the generator's difficulty range is 1 … maxMoves). */
+  readonly maxMoves: number;
+  /**
+   * `split`: {@link levelSplit}, the held-out levels first and the training levels distinct and disjoint
+   * from them by level key; absent: the training levels, then the held-out ones, of one stream (repeats
+   * possible).
+   */
+  readonly levelSet?: 'split';
+  /** With `levelSet: 'split'`: the directory where the generated levels are cached ({@link cachedLevelSplit}). */
+  readonly levelCache?: string;
+}
 
 /** The training levels and the held-out levels of one configuration. */
 export interface LevelSet {
+  /** The levels trained on. */
   readonly training: readonly Level[];
+  /** The levels never trained on, disjoint from the training ones with `levelSet: 'split'`. */
   readonly heldOut: readonly Level[];
   /** Moves of the longest optimal solution among them (the generator certifies each level's). */
   readonly longestSolution: number;
@@ -12,7 +37,7 @@ export interface LevelSet {
 /** One (size, boxes, maxMoves, levelSeed): its stream, what it gave so far and each level's optimal moves. */
 type Drawn = { readonly stream: LevelStream; readonly levels: Level[]; readonly moves: number[] };
 
-/** Streams kept per process; the least recently used is dropped beyond this many. */
+/** Streams kept per process by {@link levelSet}; the least recently used is dropped beyond this many. */
 export const LEVEL_STREAMS_KEPT = 8;
 
 const streams = new Map<string, Drawn>();
@@ -27,7 +52,7 @@ function keep<T>(map: Map<string, T>, key: string, value: T): void {
 
 /**
  * The level set of a Sokoban configuration, generated once per process and shared by every environment
- * of that configuration (each seed of a run, each simulated actor, `compare`, `evaluate`).
+ * of that configuration (each seed of a run, each simulated actor of an asynchronous run, an evaluation).
  *
  * Method: the levels are `@ftw/sokoban`'s `LevelStream` (`generateLevel` drawing one level after another from `seededUniform(levelSeed)`):
  * the `levels` training levels first, then the `heldOut` ones. The generated levels of each
@@ -45,12 +70,17 @@ function keep<T>(map: Map<string, T>, key: string, value: T): void {
  *
  * The levels are shared: callers must not modify their grids (a `SokobanEnv` copies a level's grid).
  *
- * @param config - the Sokoban configuration (size, boxes, levels, heldOut, levelSeed, maxMoves)
+ * @param config - the level set's options (size, boxes, levels, heldOut, levelSeed, maxMoves, levelSet)
  * @returns the training and held-out levels
  * @throws SokobanError `GENERATION_FAILED` when a level cannot be generated, `LEVELS_EXHAUSTED` when a
  *   split asks for more distinct levels than the setting gives
+ * @example
+ * ```ts
+ * const { training, heldOut } = levelSet({ size: 5, boxes: 1, levels: 4, heldOut: 3, levelSeed: 3, maxMoves: 6 });
+ * training.length; // 4
+ * ```
  */
-export function levelSet(config: SokobanEnvironmentConfig): LevelSet {
+export function levelSet(config: LevelSetOptions): LevelSet {
   const key = `${config.size} ${config.boxes} ${config.maxMoves} ${config.levelSeed}`;
   if (config.levelSet === 'split') {
     const splitKey = `${key} ${config.levels} ${config.heldOut}`;
@@ -80,7 +110,7 @@ export function levelSet(config: SokobanEnvironmentConfig): LevelSet {
   };
 }
 
-function splitLevelSet(config: SokobanEnvironmentConfig): LevelSet {
+function splitLevelSet(config: LevelSetOptions): LevelSet {
   const options = {
     width: config.size,
     height: config.size,

@@ -13,13 +13,12 @@ import {
 } from '@ftw/sokoban';
 import { TabularPolicy } from '@ftw/trainer';
 import { describe, expect, it } from 'vitest';
-import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
+import { SMALL_LEVELS } from '../../test/small-levels.js';
 import { LEVEL_STREAMS_KEPT, levelSet } from './level-set.js';
-import { SokobanEpisodeEnv } from './sokoban-episode-env.js';
-import { SMALL_LEVELS } from './testing/small-levels.js';
+import { SokobanEpisodeEnv, type SokobanEpisodeEnvOptions } from './sokoban-episode-env.js';
 
 /** The definition: `count` levels drawn one after another from `seededUniform(levelSeed)`. */
-function generated(config: SokobanEnvironmentConfig, count: number): Level[] {
+function generated(config: SokobanEpisodeEnvOptions, count: number): Level[] {
   const random = seededUniform(config.levelSeed);
   const options = { width: config.size, height: config.size, boxes: config.boxes, maxMoves: config.maxMoves };
   return Array.from({ length: count }, () => generateLevel(options, random).level);
@@ -79,7 +78,7 @@ describe('levelSet', () => {
   });
 
   it('forgets a stream whose generation failed, and fails the same way again', () => {
-    const impossible: SokobanEnvironmentConfig = { ...SMALL_LEVELS, size: 4, boxes: 2, maxMoves: 1 };
+    const impossible: SokobanEpisodeEnvOptions = { ...SMALL_LEVELS, size: 4, boxes: 2, maxMoves: 1 };
     expect(() => levelSet(impossible)).toThrow(SokobanError);
     expect(() => levelSet(impossible)).toThrow(/GENERATION_FAILED: no 4×4 level with 2 boxes/);
   });
@@ -87,7 +86,7 @@ describe('levelSet', () => {
   it("gives @ftw/sokoban's level split with --level-set split, disjoint, through the cache directory", () => {
     const dir = mkdtempSync(join(tmpdir(), 'ftw-runner-levels-'));
     try {
-      const config: SokobanEnvironmentConfig = {
+      const config: SokobanEpisodeEnvOptions = {
         ...SMALL_LEVELS,
         levelSeed: 77,
         levels: 40,
