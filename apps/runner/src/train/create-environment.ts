@@ -1,7 +1,7 @@
 import { BernoulliBandit, ContextualBandit, GaussianBandit, tieHeavyBinary } from '@ftw/bandit';
 import { laneStreams } from '@ftw/internal/seeded-streams';
-import { EncodedSokobanEnv, seededUniform } from '@ftw/sokoban';
-import { levelSet, SokobanEpisodeEnv } from '@ftw/sokoban/trainer';
+import { type EncodedSokobanEnv, seededUniform } from '@ftw/sokoban';
+import { encodedSokobanEnvs, SokobanEpisodeEnv } from '@ftw/sokoban/trainer';
 import type { SokobanEnvironmentConfig } from '../config/sokoban-environment-config.js';
 import type { EnvironmentConfig } from '../config/train-config.js';
 import { BanditEpisodeEnv } from './bandit-episode-env.js';
@@ -47,9 +47,9 @@ export function createEnvironment(config: EnvironmentConfig, seed: number): Epis
 }
 
 /**
- * The Sokoban environment of a network policy, as `count` instances stepped in lockstep: the configuration's
- * level set with numeric observations (`features` for an mlp, `grid` channels for a cnn). Instance 0 draws
- * its levels from `seed` as `SokobanEpisodeEnv` does; instance j ≥ 1 from `laneStreams(seed).lane(j)`.
+ * The Sokoban environment of a network policy, as `count` instances stepped in lockstep
+ * (`encodedSokobanEnvs` of `@ftw/sokoban/trainer`): instance 0 draws its levels from `seed` as
+ * `SokobanEpisodeEnv` does; instance j ≥ 1 from `laneStreams(seed).lane(j)`.
  *
  * @param config - the Sokoban configuration
  * @param encoding - what a policy reads
@@ -67,19 +67,9 @@ export function createEncodedEnvironments(
   seed: number,
   count: number,
 ): EncodedSokobanEnv[] {
-  const { training, heldOut } = levelSet(config);
   const lanes = laneStreams(seed);
-  return Array.from(
-    { length: count },
-    (_, j) =>
-      new EncodedSokobanEnv({
-        levels: training,
-        heldOut,
-        encoding,
-        maxSteps: config.maxSteps,
-        reward: config.reward,
-        stepCost: config.lengthTiebreak,
-        random: j === 0 ? seededUniform(seed) : lanes.lane(j).environment,
-      }),
+  const randoms = Array.from({ length: count }, (_, j) =>
+    j === 0 ? seededUniform(seed) : lanes.lane(j).environment,
   );
+  return encodedSokobanEnvs(config, encoding, randoms);
 }

@@ -1,3 +1,4 @@
+export { encodedSokobanEnvs } from './encoded-sokoban-envs.js';
 export type { LevelSet, LevelSetOptions } from './level-set.js';
 export { LEVEL_STREAMS_KEPT, levelSet } from './level-set.js';
 export type { FeaturePolicy, SokobanEpisodeEnvOptions } from './sokoban-episode-env.js';
