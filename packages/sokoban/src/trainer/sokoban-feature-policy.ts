@@ -16,6 +16,7 @@ import type { FeaturePolicy } from './sokoban-episode-env.js';
  * ```
  */
 export class SokobanFeaturePolicy extends LinearPolicy implements FeaturePolicy {
+  /** Four actions, {@link FEATURE_COUNT} features per observation, θ = 0 (the uniform policy). */
   constructor() {
     super(4, FEATURE_COUNT);
   }

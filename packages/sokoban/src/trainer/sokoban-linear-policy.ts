@@ -28,9 +28,11 @@ export interface FeatureSource {
  * ```
  */
 export class SokobanLinearPolicy implements FeaturePolicy, Policy {
+  /** Actions (4 for Sokoban). */
   readonly numActions: number;
   /** One observation id per row. */
   readonly observationSize = 1;
+  /** θ = W, `numActions` rows of `featureCount` weights, row-major; zero at first (the uniform policy). */
   readonly parameters: Float64Array;
   readonly #featureCount: number;
   readonly #source: FeatureSource;
@@ -78,6 +80,13 @@ export class SokobanLinearPolicy implements FeaturePolicy, Policy {
     return out;
   }
 
+  /**
+   * W φ for a position given by its features rather than its id (one never met in training).
+   *
+   * @param features - compressed feature rows
+   * @param row - the position's row in them
+   * @param out - receives the logits
+   */
   logitsOfFeatures(features: SparseFeatures, row: number, out: Float64Array): void {
     this.#sparseProduct(features, row, this.parameters, out, 0);
   }
