@@ -3,8 +3,9 @@
 // egocentric features), on 6 × 6 one-box levels (10 training, 10 held-out, at most 8 moves, 30 steps):
 //   - `run`: @ftw/trainer's train() as `ftw train --policy cnn|mlp` runs it: FTW (N = 128, C = 5, K = 1,
 //     J = 4, β = 0.05), Adam 1e-3, 16 episodes per iteration from 8 environment instances in lockstep (one
-//     batched logits call per step), the greedy evaluation of all 20 levels after every update; two
-//     iterations per sample;
+//     batched logits call per step), the greedy evaluation of all 20 levels as `--eval-every 10` runs it
+//     (after iterations 1 and 10 of a sample: 2 of its 10; FTW_BENCH_EVAL_EVERY=1 evaluates every one, the
+//     setting before `--eval-every`); ten iterations per sample;
 //   - `floor`: the same network's batched inference alone (policy.logits) on the same observation batches
 //     as the run's collection handed it (recorded from a first run), nothing else.
 // Both are timed in environment steps: the run's time per step is its p50 per sample over the mean steps
@@ -19,7 +20,8 @@ import { ConvPolicy, MlpPolicy, useBackend } from '../dist/index.js';
 const GOAL = 2;
 const ENVS = 8;
 const ROLLOUTS = 16;
-const ITERATIONS = 2;
+const ITERATIONS = 10;
+const EVAL_EVERY = Number(process.env.FTW_BENCH_EVAL_EVERY ?? 10);
 const backend = await useBackend(process.env.FTW_TFJS_BACKEND ?? 'wasm');
 
 const stream = seededUniform(0);
@@ -61,6 +63,7 @@ function setting(kind) {
       random: randoms,
       selectionRandom,
       keepMetrics: false,
+      evaluateEvery: EVAL_EVERY,
       ...options,
     });
   return { envs, policy, trainOnce, optimizer };
@@ -71,7 +74,8 @@ function breakdown({ envs, policy, trainOnce, optimizer }) {
   const spent = {
     'env step/reset': 0,
     'logits (collection)': 0,
-    'logits (update + KL meter)': 0,
+    'logits (update)': 0,
+    'logits (KL meter)': 0,
     backward: 0,
     Adam: 0,
     evaluate: 0,
@@ -114,10 +118,24 @@ function breakdown({ envs, policy, trainOnce, optimizer }) {
     const took = performance.now() - start;
     if (inEvaluate) return z;
     // The collector's calls have at most ENVS rows; the update's and the policy-shift meter's span many.
-    spent[rows <= ENVS ? 'logits (collection)' : 'logits (update + KL meter)'] += took;
+    // A call of many rows counts as the meter's until a backward follows it: then it was the update's.
+    if (rows <= ENVS) spent['logits (collection)'] += took;
+    else {
+      spent['logits (KL meter)'] += took;
+      lastBig = took;
+    }
     return z;
   };
-  restore.push([policy, 'backward', timed(policy, 'backward', 'backward')]);
+  let lastBig = 0;
+  const backward = timed(policy, 'backward', 'backward');
+  const timedBackward = policy.backward;
+  policy.backward = (...args) => {
+    spent['logits (KL meter)'] -= lastBig;
+    spent['logits (update)'] += lastBig;
+    lastBig = 0;
+    return timedBackward(...args);
+  };
+  restore.push([policy, 'backward', backward]);
   restore.push([optimizer, 'step', timed(optimizer, 'step', 'Adam')]);
   let steps = 0;
   const start = performance.now();
@@ -165,7 +183,7 @@ for (const kind of ['cnn', 'mlp']) {
 }
 
 console.log(
-  `\nwhole neural FTW run on Sokoban 6×6, 1 box, ${ENVS} envs in lockstep, ${ROLLOUTS} episodes/iteration, backend ${backend}`,
+  `\nwhole neural FTW run on Sokoban 6×6, 1 box, ${ENVS} envs in lockstep, ${ROLLOUTS} episodes/iteration, evaluateEvery ${EVAL_EVERY} over ${ITERATIONS} iterations, backend ${backend}`,
 );
 let missed = false;
 for (const { kind, runPerStep, floorPerStep, parts, parameters } of results) {

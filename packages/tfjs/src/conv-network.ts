@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import type { ConvArchitecture } from './architecture.js';
-import { activate, denseLayers } from './mlp-network.js';
+import { activate, activationGrad, denseBackward, denseLayers } from './mlp-network.js';
 import type { ParameterShape } from './network-policy.js';
 
 /**
@@ -52,8 +52,17 @@ function patches(x: tf.Tensor4D, k: number): tf.Tensor2D {
   return tf.reshape(tf.concat(windows, 3), [n * height * width, k * k * channels]);
 }
 
-/** The convolutional policy's logits of a batch. */
-export function convForward(a: ConvArchitecture, x: tf.Tensor2D, weights: readonly tf.Tensor[]): tf.Tensor2D {
+/**
+ * The convolutional policy's logits of a batch.
+ * @param record - when given, receives what {@link convBackward} needs: each convolution's patch matrix
+ *   and output, then the dense layers' inputs
+ */
+export function convForward(
+  a: ConvArchitecture,
+  x: tf.Tensor2D,
+  weights: readonly tf.Tensor[],
+  record?: tf.Tensor[],
+): tf.Tensor2D {
   const { channels, height, width, filters, kernelSize, activation } = a;
   const rows = x.shape[0];
   // Channel-major rows become NHWC: a cell's channels sit together, one row of the patch matrix.
@@ -61,10 +70,52 @@ export function convForward(a: ConvArchitecture, x: tf.Tensor2D, weights: readon
   let planes = channels;
   for (let l = 0; l < filters.length; l++) {
     const kernel = tf.reshape(weights[2 * l]!, [kernelSize * kernelSize * planes, filters[l]!]);
-    const conv = tf.matMul(patches(h as tf.Tensor4D, kernelSize), kernel);
+    const p = patches(h as tf.Tensor4D, kernelSize);
+    const y = activate(tf.add(tf.matMul(p, kernel), weights[2 * l + 1]!), activation);
+    record?.push(p, y);
     planes = filters[l]!;
-    h = tf.reshape(activate(tf.add(conv, weights[2 * l + 1]!), activation), [rows, height, width, planes]);
+    h = tf.reshape(y, [rows, height, width, planes]);
   }
   const flat = tf.reshape(h, [rows, height * width * filters.at(-1)!]) as tf.Tensor2D;
-  return denseLayers(flat, weights, 2 * filters.length, activation);
+  return denseLayers(flat, weights, 2 * filters.length, activation, record);
+}
+
+/**
+ * The gradients of the convolutional policy's weights, in their order, for ∂L/∂logits `dz`, from a
+ * forward pass's record (see {@link convForward}) without running the matrix products again: the dense
+ * layers by {@link denseBackward}, each convolution's kernel as the product of its patch matrix, and the
+ * gradient of a convolution's input as a transposed convolution (`tf.conv2dTranspose`).
+ */
+export function convBackward(
+  a: ConvArchitecture,
+  dz: tf.Tensor2D,
+  weights: readonly tf.Tensor[],
+  record: readonly tf.Tensor[],
+): tf.Tensor[] {
+  const { height, width, filters, activation } = a;
+  const rows = dz.shape[0];
+  const convs = filters.length;
+  const grads: tf.Tensor[] = new Array(weights.length);
+  const dFlat = denseBackward(dz, weights, 2 * convs, activation, record.slice(2 * convs), grads, true)!;
+  let d: tf.Tensor2D = tf.reshape(dFlat, [rows * height * width, filters.at(-1)!]);
+  for (let l = convs - 1; l >= 0; l--) {
+    const p = record[2 * l] as tf.Tensor2D;
+    const dPre = activationGrad(d, record[2 * l + 1]!, activation) as tf.Tensor2D;
+    grads[2 * l] = tf.reshape(tf.matMul(p, dPre, true, false), weights[2 * l]!.shape);
+    grads[2 * l + 1] = tf.sum(dPre, 0);
+    if (l === 0) break;
+    const planes = filters[l - 1]!;
+    // ∂L/∂h of the convolution's input: the transposed convolution of dPre by the kernel, whose
+    // [k, k, planes, filters] layout is tfjs's filter layout; one kernel in place of the gradient of the
+    // patch extraction (a split into k² slices and k² pads, the costliest part of the backward pass).
+    const dh = tf.conv2dTranspose(
+      tf.reshape(dPre, [rows, height, width, filters[l]!]) as tf.Tensor4D,
+      weights[2 * l] as tf.Tensor4D,
+      [rows, height, width, planes],
+      1,
+      'same',
+    );
+    d = tf.reshape(dh, [rows * height * width, planes]);
+  }
+  return grads;
 }

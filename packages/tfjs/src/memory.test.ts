@@ -31,13 +31,14 @@ function run(policy: NetworkPolicy, updates: number, rows: number): number {
 }
 
 describe('tensor memory', () => {
-  it('10^4 updates of an MLP leave tf.memory() where one update left it', async () => {
+  it('10^4 updates of an MLP leave tf.memory() where one update left it; dispose frees all it held', async () => {
     const policy = await createMlpPolicy({
       inputSize: 6,
       numActions: 3,
       hiddenSizes: [8],
       random: lehmer(3),
     });
+    const before = tf.memory().numTensors - 4; // a new policy holds its 4 weight tensors
     const first = run(policy, 1, 4);
     const { numTensors, numBytes } = tf.memory();
     const last = run(policy, 10_000, 4);
@@ -46,7 +47,9 @@ describe('tensor memory', () => {
     // The updates were real: the loss of the fixed batch fell.
     expect(last).toBeLessThan(first - 0.1);
     policy.dispose();
-    expect(tf.memory().numTensors).toBe(numTensors - 4);
+    // The 4 weight tensors and the last forward pass's kept activations (2: the input and the hidden layer).
+    expect(numTensors).toBe(before + 4 + 2);
+    expect(tf.memory().numTensors).toBe(before);
   });
 
   it('10^3 updates of a convolutional policy leave tf.memory() where one update left it', async () => {

@@ -98,6 +98,48 @@ describe(`NetworkPolicy on ${backend}`, () => {
         }
       });
 
+      it(`${name}: a backward right after logits of the batch (its activations reused) equals a backward alone`, () => {
+        const g = Float64Array.from({ length: rows * A }, () => random() - 0.5);
+        const other = Float64Array.from(x, (v) => v + 0.25);
+        const z = new Float64Array(rows * A);
+        const alone = new Float64Array(policy.parameters.length);
+        policy.logits(other, rows, z); // another batch's pass: nothing to reuse
+        policy.backward(x, rows, g, alone);
+        const reused = new Float64Array(policy.parameters.length);
+        policy.logits(x, rows, z);
+        policy.backward(x, rows, g, reused);
+        // The dense layers: the products tfjs's gradients of matMul, add and relu/tanh take, in the same
+        // order (equal bit for bit on wasm when written). A convolution's input gradient is a transposed
+        // convolution instead of the gradient of the patch extraction: the same terms summed in another
+        // order (1.7e-7 of the largest entry on wasm when written). The bound allows float32 rounding of
+        // each sum of at most 54 terms, 54 · 2^-24 ≈ 3e-6 of the largest entry.
+        const scale = Math.max(...alone.map(Math.abs));
+        for (let i = 0; i < alone.length; i++) {
+          expect(Math.abs(reused[i]! - alone[i]!), `∂L/∂θ[${i}]`).toBeLessThanOrEqual(3e-6 * scale);
+        }
+        // A batch changed in place after its logits, or θ changed, is not the recorded pass: run again.
+        const changed = Float64Array.from(x);
+        policy.logits(changed, rows, z);
+        changed[0] = changed[0]! + 0.5;
+        const afterEdit = new Float64Array(policy.parameters.length);
+        policy.backward(changed, rows, g, afterEdit);
+        const fresh = new Float64Array(policy.parameters.length);
+        policy.logits(other, rows, z);
+        policy.backward(changed, rows, g, fresh);
+        expect(afterEdit).toEqual(fresh);
+        policy.logits(x, rows, z);
+        const theta = Float64Array.from(policy.parameters);
+        for (let i = 0; i < theta.length; i++) policy.parameters[i] = 1.5 * theta[i]!;
+        const afterStep = new Float64Array(policy.parameters.length);
+        policy.backward(x, rows, g, afterStep);
+        const freshStep = new Float64Array(policy.parameters.length);
+        policy.logits(other, rows, z);
+        policy.backward(x, rows, g, freshStep);
+        policy.parameters.set(theta);
+        expect(afterStep).toEqual(freshStep);
+        expect(afterStep).not.toEqual(alone);
+      });
+
       it(`${name}: backward adds to the gradient it is given`, () => {
         const g = Float64Array.from({ length: rows * A }, () => random() - 0.5);
         const once = new Float64Array(policy.parameters.length);

@@ -1,9 +1,9 @@
 import type { ObservationRows, Policy } from '@ftw/trainer';
 import * as tf from '@tensorflow/tfjs';
 import { type Architecture, architectureDifference, readArchitecture } from './architecture.js';
-import { convForward, convShapes } from './conv-network.js';
+import { convBackward, convForward, convShapes } from './conv-network.js';
 import { initialWeights } from './initial-weights.js';
-import { mlpForward, mlpShapes } from './mlp-network.js';
+import { mlpBackward, mlpForward, mlpShapes } from './mlp-network.js';
 import { TfjsPolicyError } from './tfjs-policy-error.js';
 
 /** The `format` field of a saved policy. */
@@ -61,10 +61,27 @@ export class NetworkPolicy implements Policy {
   readonly #uploaded: Float64Array;
   readonly #weights: tf.Tensor[];
   #input = new Float32Array(0);
+  /** The input of `#last`, a buffer of its own (reused). */
+  #lastInput = new Float32Array(0);
   #disposed = false;
 
   readonly #architecture: Architecture;
-  readonly #forward: (x: tf.Tensor2D, weights: readonly tf.Tensor[]) => tf.Tensor2D;
+  readonly #forward: (x: tf.Tensor2D, weights: readonly tf.Tensor[], record?: tf.Tensor[]) => tf.Tensor2D;
+  /** The weight gradients of ∂L/∂logits from a recorded forward pass, without running it again. */
+  readonly #backward: (
+    dz: tf.Tensor2D,
+    weights: readonly tf.Tensor[],
+    record: readonly tf.Tensor[],
+  ) => tf.Tensor[];
+  /** Bumped whenever a weight tensor is uploaded again: a record is of the weights of its version. */
+  #version = 0;
+  /**
+   * The last forward pass at the current θ (`logits` without a snapshot): its input as float32, the
+   * weights' version and the activations `#backward` needs. A `backward` on the same rows at the same
+   * version uses them instead of running the forward pass again. Replaced by the next such pass; freed
+   * by `dispose`.
+   */
+  #last: { input: Float32Array; rows: number; version: number; record: tf.Tensor[] } | null = null;
 
   /**
    * @param architecture - a checked architecture
@@ -78,8 +95,12 @@ export class NetworkPolicy implements Policy {
     this.#architecture = architecture;
     this.#forward =
       architecture.kind === 'mlp'
-        ? (x, weights) => mlpForward(architecture, x, weights)
-        : (x, weights) => convForward(architecture, x, weights);
+        ? (x, weights, record) => mlpForward(architecture, x, weights, record)
+        : (x, weights, record) => convForward(architecture, x, weights, record);
+    this.#backward =
+      architecture.kind === 'mlp'
+        ? (dz, weights, record) => mlpBackward(architecture, dz, weights, record)
+        : (dz, weights, record) => convBackward(architecture, dz, weights, record);
     this.numActions = architecture.numActions;
     this.observationSize =
       architecture.kind === 'mlp'
@@ -122,14 +143,18 @@ export class NetworkPolicy implements Policy {
   ): Float64Array {
     this.#checkBatch(observations, rows, out, 'out');
     if (rows === 0) return out;
-    if (parameters === undefined) this.#sync();
-    const z = tf.tidy(() => {
-      const weights =
-        parameters === undefined
-          ? this.#weights
-          : this.parameterShapes.map(({ shape }, k) => this.#block(parameters, k, shape));
-      return this.#forward(this.#batch(observations, rows), weights);
-    });
+    let z: tf.Tensor;
+    if (parameters === undefined) {
+      this.#sync();
+      z = this.#recordedForward(observations, rows);
+    } else {
+      z = tf.tidy(() =>
+        this.#forward(
+          this.#batch(observations, rows),
+          this.parameterShapes.map(({ shape }, k) => this.#block(parameters, k, shape)),
+        ),
+      );
+    }
     const values = z.dataSync();
     z.dispose();
     const n = rows * this.numActions;
@@ -139,7 +164,9 @@ export class NetworkPolicy implements Policy {
 
   /**
    * Back-propagates a batch of logit gradients through the network: adds Σ_r (∂z(o_r)/∂θ)ᵀ g_r to `grad`
-   * (one vector-Jacobian product, the gradient of Σ_r g_r · z(o_r) with g held constant).
+   * (one vector-Jacobian product, the gradient of Σ_r g_r · z(o_r) with g held constant). Right after
+   * `logits` of the same rows at the same θ (the updaters' order), the activations of that pass are
+   * reused and only the backward products run; otherwise the forward pass runs again, under `tf.grads`.
    * @param observations - the batch
    * @param rows - number of rows
    * @param logitGrad - g_r at `logitGrad[r · numActions .. (r + 1) · numActions)`
@@ -153,12 +180,14 @@ export class NetworkPolicy implements Policy {
     }
     if (rows === 0) return;
     this.#sync();
+    const recorded = this.#recordOf(observations, rows);
     const grads = tf.tidy(() => {
-      const x = this.#batch(observations, rows);
       const g = tf.tensor2d(Float32Array.from(logitGrad.subarray(0, rows * this.numActions)), [
         rows,
         this.numActions,
       ]);
+      if (recorded !== null) return this.#backward(g, this.#weights, recorded);
+      const x = this.#batch(observations, rows);
       return tf.grads((...weights: tf.Tensor[]) => this.#forward(x, weights))(this.#weights, g);
     });
     for (let k = 0; k < grads.length; k++) {
@@ -213,6 +242,40 @@ export class NetworkPolicy implements Policy {
     if (this.#disposed) return;
     this.#disposed = true;
     for (const w of this.#weights) w.dispose();
+    this.#forget();
+  }
+
+  /** The logits at the current weights, the pass's activations kept as `#last` (the previous ones freed). */
+  #recordedForward(observations: ObservationRows, rows: number): tf.Tensor {
+    this.#forget();
+    const record: tf.Tensor[] = [];
+    const [z, ...kept] = tf.tidy(() => {
+      const out = this.#forward(this.#batch(observations, rows), this.#weights, record);
+      return [out, ...record];
+    });
+    const n = rows * this.observationSize;
+    const input = this.#lastInput.length < n ? new Float32Array(2 * n) : this.#lastInput;
+    this.#lastInput = input;
+    input.set(this.#input.subarray(0, n));
+    this.#last = { input, rows, version: this.#version, record: kept };
+    return z!;
+  }
+
+  /** The activations of `#last` when it was this batch at the current weights, else null. */
+  #recordOf(observations: ObservationRows, rows: number): tf.Tensor[] | null {
+    const last = this.#last;
+    if (last === null || last.rows !== rows || last.version !== this.#version) return null;
+    const { input } = last;
+    const n = rows * this.observationSize;
+    for (let i = 0; i < n; i++) if (Math.fround(observations[i]!) !== input[i]) return null;
+    return last.record;
+  }
+
+  /** Frees the kept activations. */
+  #forget(): void {
+    if (this.#last === null) return;
+    for (const t of this.#last.record) t.dispose();
+    this.#last = null;
   }
 
   #checkBatch(observations: ObservationRows, rows: number, out: Float64Array, outName: string): void {
@@ -269,6 +332,7 @@ export class NetworkPolicy implements Policy {
       const next = this.#block(theta, k, this.parameterShapes[k]!.shape);
       this.#weights[k]!.dispose();
       this.#weights[k] = next;
+      this.#version++;
     }
   }
 }

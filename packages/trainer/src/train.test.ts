@@ -144,6 +144,9 @@ describe('train', () => {
       ['iterations', () => ({ iterations: 0 }), /iterations must be an integer >= 1, got 0/],
       ['rollouts', () => ({ rollouts: 1.5 }), /rollouts must be an integer >= 1, got 1.5/],
       ['lr', () => ({ lr: 0 }), /lr must be a finite number > 0, got 0/],
+      ['evaluateEvery 0', () => ({ evaluateEvery: 0 }), /evaluateEvery must be an integer >= 1, got 0/],
+      ['evaluateEvery < 0', () => ({ evaluateEvery: -2 }), /evaluateEvery must be an integer >= 1, got -2/],
+      ['evaluateEvery 2.5', () => ({ evaluateEvery: 2.5 }), /evaluateEvery must be an integer >= 1, got 2.5/],
       [
         'method',
         () => ({ method: 'dqn' as never }),
@@ -276,5 +279,47 @@ describe('train', () => {
     expect(metrics[0]!.klMean).toBeGreaterThan(0);
     expect(metrics[0]!.klMean).toBeCloseTo(sum / rows, 12);
     expect(metrics[0]!.klMax).toBeCloseTo(max, 12);
+  });
+
+  describe('evaluateEvery', () => {
+    /** The chain with an evaluation: the probability of walking straight; records each call. */
+    class EvaluatedChain extends ChainEnv {
+      readonly calls: { moved: Int32Array | null | undefined }[] = [];
+      evaluate(policy: Policy, moved?: Int32Array | null) {
+        this.calls.push({ moved });
+        return { score: straight(policy, this) };
+      }
+    }
+    const run = (more: Partial<TrainOptions>) => {
+      const env = new EvaluatedChain({ length: 6, limit: 20, encoding: 'id' });
+      const result = train(options(env, new TabularPolicy(2), 3, { iterations: 11, ...more }));
+      return { env, metrics: result.metrics };
+    };
+
+    it('evaluates on iteration 1, n, 2n, … and the last, the others carrying the last evaluation', () => {
+      const every = run({});
+      const { env, metrics } = run({ evaluateEvery: 4 });
+      expect(every.env.calls).toHaveLength(11);
+      expect(every.metrics.map((m) => m.evaluatedAt)).toEqual(every.metrics.map((m) => m.iteration));
+      expect(env.calls).toHaveLength(4);
+      expect(metrics.map((m) => m.evaluatedAt)).toEqual([1, 1, 1, 4, 4, 4, 4, 8, 8, 8, 11]);
+      // The same run otherwise (evaluation draws nothing): the evaluated iterations score as every-1's.
+      expect(metrics.map((m) => m.score)).toEqual(
+        metrics.map((m) => every.metrics[m.evaluatedAt! - 1]!.score),
+      );
+      expect(metrics.map((m) => m.reward)).toEqual(every.metrics.map((m) => m.reward));
+      // Updates between evaluations went unseen, so an evaluation after them is told any row may have moved.
+      const updated = metrics.map((m) => m.updated);
+      const unseen = (from: number, to: number) => updated.slice(from, to).some(Boolean);
+      expect(unseen(4, 7)).toBe(true);
+      expect(env.calls[2]!.moved).toBeNull();
+    });
+
+    it('evaluates the iteration that maxSamples stops at', () => {
+      const { env, metrics } = run({ evaluateEvery: 100, iterations: 1000, maxSamples: 400 });
+      expect(env.calls).toHaveLength(2);
+      expect(metrics.at(-1)!.evaluatedAt).toBe(metrics.at(-1)!.iteration);
+      expect(metrics.at(-1)!.samples).toBeGreaterThanOrEqual(400);
+    });
   });
 });

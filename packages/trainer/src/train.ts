@@ -20,13 +20,22 @@ export interface IterationMetrics {
   readonly samples: number;
   /** Mean return of this iteration's episodes. */
   readonly reward: number;
-  /** The environment's score after the update (`Environment.evaluate`), or null without one. */
+  /**
+   * The environment's score after the update (`Environment.evaluate`), or null without one. With
+   * {@link TrainOptions.evaluateEvery} > 1, an iteration not evaluated carries the last evaluation's score
+   * (iteration {@link IterationMetrics.evaluatedAt}).
+   */
   readonly score: number | null;
   /**
-   * The evaluation's further figures, when it reports some; with the `probe` option also
-   * `probeKeptShare`, the share of this iteration's probed candidates kept.
+   * The evaluation's further figures, when it reports some (carried as `score` is); with the `probe`
+   * option also `probeKeptShare`, the share of this iteration's probed candidates kept.
    */
   readonly evaluation: Readonly<Record<string, number>> | undefined;
+  /**
+   * The iteration whose evaluation `score` reports: this one when it was evaluated, an earlier one when
+   * `evaluateEvery` skipped it; null without `Environment.evaluate`.
+   */
+  readonly evaluatedAt: number | null;
   /** Cumulative expected regret of the acting policies (`Environment.stepRegret`), or null without one. */
   readonly regret: number | null;
   /** Mean KL(π_before ‖ π_after) of this update over the measured observations (0 when no update). */
@@ -114,6 +123,14 @@ export interface TrainOptions {
    * in `samples` and `maxSamples`. @defaultValue none: episodes start with `env.reset()`
    */
   readonly probe?: ProbeOptions;
+  /**
+   * Evaluate the policy (`Environment.evaluate`) after the first iteration, every `evaluateEvery`-th
+   * (iterations n, 2n, …) and the last one (the final iteration, or the one `maxSamples` stops at), an
+   * integer ≥ 1; the iterations in between carry the last evaluation (see
+   * {@link IterationMetrics.evaluatedAt}), so an environment with an evaluation scores every iteration.
+   * @defaultValue 1: after every iteration
+   */
+  readonly evaluateEvery?: number;
   /** Called after each iteration with its metrics (progress). */
   readonly onIteration?: (metrics: IterationMetrics) => void;
   /**
@@ -182,6 +199,7 @@ export function train(options: TrainOptions): TrainResult {
       `random must be ${envs.length === 1 ? 'a function' : `${envs.length} functions (one per environment instance)`} returning uniforms on [0, 1), got ${String(options.random)}`,
     );
   }
+  const evaluateEvery = checkInteger('evaluateEvery', options.evaluateEvery ?? 1, 1);
   const maxSamples = options.maxSamples;
   if (maxSamples !== undefined) checkInteger('maxSamples', maxSamples, 1);
   checkAlike(envs);
@@ -213,6 +231,10 @@ export function train(options: TrainOptions): TrainResult {
   let regret: number | null = null;
   let returnTotal = 0;
   let version = 0;
+  let evaluation: ReturnType<NonNullable<Environment['evaluate']>> | null = null;
+  let evaluatedAt: number | null = null;
+  // Whether an update went unevaluated: the next evaluation is then told that any observation may have moved.
+  let unevaluatedUpdate = false;
   for (let iteration = 1; iteration <= iterations; iteration++) {
     const round = probed === null ? null : probed.probe();
     if (round !== null) samples += round.steps;
@@ -231,7 +253,16 @@ export function train(options: TrainOptions): TrainResult {
         : meter !== null
           ? meter.measure(stats.moved, env.observationCount!)
           : rowsShift!.after();
-    const evaluation = hasEvaluate ? env.evaluate!(policy, movedBy(stats)) : null;
+    const evaluateNow =
+      iteration === 1 ||
+      iteration === iterations ||
+      (maxSamples !== undefined && samples >= maxSamples) ||
+      iteration % evaluateEvery === 0;
+    if (hasEvaluate && evaluateNow) {
+      evaluation = env.evaluate!(policy, unevaluatedUpdate ? null : movedBy(stats));
+      evaluatedAt = iteration;
+      unevaluatedUpdate = false;
+    } else if (stats !== null) unevaluatedUpdate = true;
     const entry: IterationMetrics = {
       iteration,
       samples,
@@ -239,6 +270,7 @@ export function train(options: TrainOptions): TrainResult {
       score: evaluation === null ? null : evaluation.score,
       evaluation:
         round === null ? evaluation?.details : { ...evaluation?.details, probeKeptShare: round.keptShare },
+      evaluatedAt,
       regret,
       klMean: shift.klMean,
       klMax: shift.klMax,

@@ -119,6 +119,8 @@ export interface TrainConfig {
    * whose episodes differ in length get the same sampling budget; omitted, `iterations` alone decides.
    */
   readonly maxSamples?: number;
+  /** Evaluate after iteration 1, every n-th and the last only (`train`'s `evaluateEvery`); omitted: every one. */
+  readonly evalEvery?: number;
 }
 
 const spec = (
@@ -208,6 +210,13 @@ export const TRAIN_OPTIONS: readonly OptionSpec[] = [
     'mlp/cnn: environment instances stepped in lockstep (batched forward)',
   ),
   spec('maxSamples', '--max-samples', 'steps', 'none', 'stop after this many environment steps, or none'),
+  spec(
+    'evalEvery',
+    '--eval-every',
+    'n',
+    '1',
+    'evaluate after iteration 1, every n-th and the last; the others carry the last score (evaluatedAt)',
+  ),
   spec('capacity', '--capacity', 'N', '128', 'FTW pool capacity N (FIFO)'),
   spec('batchSize', '--batch-size', 'C', '5', 'FTW minibatch size C, 1 <= C <= N'),
   spec('keep', '--keep', 'K', '1', 'FTW elites kept per minibatch K, 1 <= K <= C'),
@@ -505,13 +514,18 @@ function readProbe(probe: RawOption, levels: RawOption): { probes?: number; prob
 }
 
 /**
- * `--policy` (linear, mlp and cnn need `--env sokoban`), the network's options and `--max-samples`;
- * omitted from the config at their defaults.
+ * `--policy` (linear, mlp and cnn need `--env sokoban`), the network's options, `--max-samples` and
+ * `--eval-every`; omitted from the config at their defaults.
  */
 function readPolicyAndBudget(
   raw: Readonly<Record<string, RawOption>>,
   environment: EnvironmentConfig,
-): { policy?: Exclude<PolicyKind, 'tabular'>; network?: NetworkConfig; maxSamples?: number } {
+): {
+  policy?: Exclude<PolicyKind, 'tabular'>;
+  network?: NetworkConfig;
+  maxSamples?: number;
+  evalEvery?: number;
+} {
   const o = (key: string): RawOption => raw[key]!;
   const policy = readChoice(o('policy').value, o('policy').label, POLICY_KINDS);
   if (policy !== 'tabular' && environment.kind !== 'sokoban') {
@@ -531,6 +545,7 @@ function readPolicyAndBudget(
   if (maxSamples !== null && !Number.isInteger(maxSamples)) {
     throw new UsageError(`${o('maxSamples').label} must be "none" or an integer >= 1, got ${maxSamples}`);
   }
+  const evalEvery = readInteger(o('evalEvery').value, o('evalEvery').label, { min: 1 });
   const sizes = (key: string) =>
     readNumberList(o(key).value, o(key).label, { min: 1, max: 4096 }).map((v, i) => {
       if (!Number.isInteger(v)) throw new UsageError(`${o(key).label}[${i}] must be an integer, got ${v}`);
@@ -547,5 +562,6 @@ function readPolicyAndBudget(
     ...(policy === 'tabular' ? {} : { policy }),
     ...(network === undefined ? {} : { network }),
     ...(maxSamples === null ? {} : { maxSamples }),
+    ...(evalEvery === 1 ? {} : { evalEvery }),
   };
 }

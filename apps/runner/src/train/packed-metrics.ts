@@ -53,7 +53,8 @@ function sameKeys(a: readonly string[] | null, b: readonly string[] | null): boo
  *
  * @param rows - the rows, as `trainSeed` records them
  * @returns the packed rows, or null when their `evaluation` details do not all have the same keys in the
- *   same order (or some rows have details and some not), or when they record `failureShare`: such rows are
+ *   same order (or some rows have details and some not), or when they record `failureShare` or
+ *   `evaluatedAt`: such rows are
  *   sent as they are
  * @example
  * ```ts
@@ -63,7 +64,7 @@ function sameKeys(a: readonly string[] | null, b: readonly string[] | null): boo
  */
 export function packMetrics(rows: readonly IterationMetrics[]): PackedMetrics | null {
   const n = rows.length;
-  if (n > 0 && rows[0]!.failureShare !== undefined) return null;
+  if (n > 0 && (rows[0]!.failureShare !== undefined || rows[0]!.evaluatedAt !== undefined)) return null;
   const detailKeys = n === 0 ? null : keysOf(rows[0]!);
   for (let i = 1; i < n; i++) if (!sameKeys(keysOf(rows[i]!), detailKeys)) return null;
   const values = new Float64Array(n * STRIDE);

@@ -239,4 +239,19 @@ describe('trainSeed per-iteration metrics', () => {
     expect(stopped.environmentSteps).toBe(budget);
     expect(stopped.metrics).toEqual(full.metrics.slice(0, 4));
   });
+
+  it('with --eval-every, evaluates iterations 1, n, 2n, … and the last; the others carry the last score', () => {
+    const fullEnv = new LedgerEnv();
+    const full = trainSeed(BASE, 5, undefined, fullEnv);
+    const env = new LedgerEnv();
+    const sparse = trainSeed({ ...BASE, iterations: 7, evalEvery: 3 }, 5, undefined, env);
+    expect(sparse.metrics.map((m) => m.evaluatedAt)).toEqual([1, 1, 3, 3, 3, 6, 7]);
+    expect(env.snapshots).toHaveLength(4);
+    // The scripted score of each evaluation, in order; carried on the iterations in between.
+    expect(sparse.metrics.map((m) => m.optimalProbability)).toEqual([0.1, 0.1, 0.3, 0.3, 0.3, 0.9, 0.97]);
+    // Evaluating draws nothing: the run is the same one, iteration by iteration.
+    expect(sparse.metrics.map((m) => m.reward)).toEqual(full.metrics.slice(0, 7).map((m) => m.reward));
+    expect(env.snapshots.map((s) => s.theta)).toEqual([0, 2, 5, 6].map((i) => fullEnv.snapshots[i]!.theta));
+    expect(full.metrics.every((m) => !('evaluatedAt' in m))).toBe(true);
+  });
 });

@@ -11,12 +11,13 @@ import { type SavedPolicy, savedPolicy } from './saved-policy.js';
  * One line of `metrics.ndjson`: the state after one training iteration of one seed, the trainer's
  * {@link TrainerMetrics} with the seed, and the environment's headline score as `optimalProbability` (for
  * bandits the probability of the optimal action, mean over observations). The pool's size and the loss are
- * not recorded.
+ * not recorded. With `--eval-every n` (n > 1) an iteration not evaluated carries the last evaluation's
+ * `optimalProbability` and `evaluation`, and every line names that iteration as `evaluatedAt`.
  */
 export type IterationMetrics = { readonly seed: number; readonly optimalProbability: number } & Omit<
   TrainerMetrics,
-  'score' | 'poolSize' | 'loss' | 'failureShare'
-> & { readonly failureShare?: number | null };
+  'score' | 'poolSize' | 'loss' | 'failureShare' | 'evaluatedAt'
+> & { readonly failureShare?: number | null; readonly evaluatedAt?: number | null };
 
 /** The outcome of one seed. */
 export interface SeedResult {
@@ -111,6 +112,7 @@ export function trainSeed(
     ftw: config,
     baseline: config,
     ...(config.maxSamples === undefined ? {} : { maxSamples: config.maxSamples }),
+    ...(config.evalEvery === undefined ? {} : { evaluateEvery: config.evalEvery }),
     // Difficulty probes (`--probe`): candidate levels default to the rollouts.
     ...(config.environment.kind === 'sokoban' && config.environment.probes !== undefined
       ? {
@@ -124,7 +126,7 @@ export function trainSeed(
     onIteration: (m) => {
       const score = m.score!;
       if (samplesTo90 === null && score >= TARGET_PROBABILITY) samplesTo90 = m.samples;
-      metrics.push(seedMetrics(seed, m, config.failureReturn !== undefined));
+      metrics.push(seedMetrics(seed, m, config.failureReturn !== undefined, config.evalEvery !== undefined));
       onIteration?.();
     },
   });
@@ -152,7 +154,7 @@ export function trainSeed(
 }
 
 /** The trainer's metrics of an iteration as a line of `metrics.ndjson`. */
-function seedMetrics(seed: number, m: TrainerMetrics, failures: boolean): IterationMetrics {
+function seedMetrics(seed: number, m: TrainerMetrics, failures: boolean, sparse: boolean): IterationMetrics {
   return {
     seed,
     iteration: m.iteration,
@@ -171,5 +173,6 @@ function seedMetrics(seed: number, m: TrainerMetrics, failures: boolean): Iterat
     poolStaleness: m.poolStaleness,
     selectionStaleness: m.selectionStaleness,
     ...(failures ? { failureShare: m.failureShare } : {}),
+    ...(sparse ? { evaluatedAt: m.evaluatedAt } : {}),
   };
 }
