@@ -44,6 +44,17 @@ async function streamIds(name: string): Promise<{ id: string; at: number }[]> {
   }
 }
 
+/** The process id of the test's redis-server (as it reports it). */
+async function serverPid(): Promise<number> {
+  const client = createClient({ url: server!.url });
+  await client.connect();
+  try {
+    return Number(/process_id:(\d+)/.exec(await client.info('server'))![1]);
+  } finally {
+    await client.close();
+  }
+}
+
 /** A launcher that keeps every process it started, replacements included. */
 function keeping(): { launch: ActorLauncher; launched: ChildProcess[] } {
   const launched: ChildProcess[] = [];
@@ -116,6 +127,54 @@ describe('faults of a run over Redis', () => {
     const back = (replacement[0]!.at - killedAt) / 1000;
     console.log(
       `actor 0 killed after iteration 5: 40 iterations in ${seconds.toFixed(1)} s, ${ids.length} trajectories in the stream (${replacement.length} from the replacement); exit seen after ${seen.toFixed(3)} s, the replacement's first push ${back.toFixed(1)} s after the kill`,
+    );
+  });
+
+  it('waits out a server that answers nothing for 5 s (SIGSTOP): the run finishes, no trajectory twice, the outage reported', async () => {
+    const config = { ...ASYNC_REDIS_BASE, capacity: 512, iterations: 40, seeds: [0] };
+    const name = `stop-server-${Date.now().toString(36)}`;
+    const pid = await serverPid();
+    let stoppedAt = 0;
+    let resumed: Promise<void> | undefined;
+    let iteration = 0;
+    const started = performance.now();
+    const result = await trainRedisSeed(
+      config,
+      options(),
+      0,
+      server!.url,
+      sourceLauncher,
+      () => {
+        // Stopped, the server keeps its sockets open and answers nothing: a partition, not a refusal.
+        if (++iteration === 5) {
+          stoppedAt = Date.now();
+          process.kill(pid, 'SIGSTOP');
+          resumed = new Promise((resolve) => setTimeout(resolve, 5000)).then(() => {
+            process.kill(pid, 'SIGCONT');
+          });
+        }
+      },
+      { name, next: '' },
+    ).finally(() => resumed);
+    const seconds = (performance.now() - started) / 1000;
+    expect(result.metrics).toHaveLength(40);
+    // Longer than 3 s: a loaded machine may leave one heartbeat unanswered a little over 1 s elsewhere.
+    const outages = result.faults.filter((f) => f.kind === 'server-unreachable' && f.durationMs > 3000);
+    expect(outages).toHaveLength(1);
+    const [outage] = outages;
+    // Seen by the learner's heartbeat from about when the server stopped, for about 5 s.
+    expect(Math.abs(outage!.at - stoppedAt)).toBeLessThan(1000);
+    expect(outage!.durationMs).toBeGreaterThan(4000);
+    expect(outage!.durationMs).toBeLessThan(7000);
+    expect(result.faults.filter((f) => f.kind === 'actor-exit')).toEqual([]);
+    const ids = (await streamIds(name)).map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const { artifacts } = asyncRunResult({ config, options: options(), mode: 'redis', results: [result] });
+    expect(artifacts.report).toMatch(
+      /Fault, seed 0: .* UTC: the Redis server did not answer the learner for [4-6]\.\d s\./,
+    );
+    console.log(
+      `server stopped (SIGSTOP) for 5 s after iteration 5: 40 iterations in ${seconds.toFixed(1)} s, ${ids.length} trajectories in the stream, outage seen ${outage!.at - stoppedAt} ms after the stop, lasting ${outage!.durationMs} ms`,
     );
   });
 
