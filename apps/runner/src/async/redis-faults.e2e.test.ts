@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { ActorCrew, ActorsLostError } from '@ftw/actors';
+import { ActorCrew, ActorsLostError, type ServerOutage } from '@ftw/actors';
 import { type RedisServer, startRedisServer } from '@ftw/redis-pool';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,7 +159,9 @@ describe('faults of a run over Redis', () => {
     const seconds = (performance.now() - started) / 1000;
     expect(result.metrics).toHaveLength(40);
     // Longer than 3 s: a loaded machine may leave one heartbeat unanswered a little over 1 s elsewhere.
-    const outages = result.faults.filter((f) => f.kind === 'server-unreachable' && f.durationMs > 3000);
+    const outages = result.faults.filter(
+      (f): f is ServerOutage => f.kind === 'server-unreachable' && f.durationMs > 3000,
+    );
     expect(outages).toHaveLength(1);
     const [outage] = outages;
     // Seen by the learner's heartbeat from about when the server stopped, for about 5 s.
