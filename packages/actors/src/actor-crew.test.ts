@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { ActorCrew } from './actor-crew.js';
+import { ActorCrew, CREW_READY } from './actor-crew.js';
 import { ActorsLostError } from './actors-lost-error.js';
 
 describe('ActorCrew', () => {
@@ -74,5 +74,27 @@ describe('ActorCrew', () => {
     expect(() => new ActorCrew(() => child!, { restarts: -1 })).toThrow(
       'options.restarts must be an integer >= 0, got -1',
     );
+  });
+
+  it('sends a process that says it listens (CREW_READY) the task that went out before it did', async () => {
+    // The process listens only after 300 ms, then echoes what it gets: the task sent at once is lost.
+    const script =
+      "setTimeout(() => { process.on('message', (m) => process.send(m)); process.send({ ready: true }); }, 300)";
+    const crew = new ActorCrew<string, ChildProcess>(() =>
+      spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
+    );
+    try {
+      const [child] = crew.assign(['seed 0']);
+      const echoed = new Promise((resolve) =>
+        child!.on('message', (m) => {
+          if (typeof m === 'object' && m !== null && 'task' in m) resolve(m);
+        }),
+      );
+      crew.assign(['seed 1']);
+      expect(await echoed).toEqual({ task: 'seed 1' });
+      expect(CREW_READY).toEqual({ ready: true });
+    } finally {
+      crew.stop();
+    }
   });
 });

@@ -15,12 +15,20 @@ export interface ActorProcess {
   kill(signal: 'SIGKILL'): boolean;
   send(message: unknown, callback: (error: Error | null) => void): boolean;
   on(event: 'exit', listener: (code: number | null, signal: string | null) => void): unknown;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
 }
 
 /** What a crew sends an actor process that already runs: its next task. */
 export interface CrewMessage<T> {
   readonly task: T;
 }
+
+/**
+ * What an actor process sends its crew once it listens for {@link CrewMessage}s: a task sent before then
+ * may be lost, so the crew sends the actor's current task again when it is not the one it launched with.
+ * An actor ignores a task it already runs.
+ */
+export const CREW_READY = { ready: true } as const;
 
 /** Options of {@link ActorCrew}. */
 export interface ActorCrewOptions {
@@ -145,6 +153,13 @@ export class ActorCrew<T, P extends ActorProcess = ActorProcess> {
     const child = this.#launch(task, restart);
     child.on('exit', (code, signal) => {
       if (this.#launched && this.#children[actor] === child) this.#exited(actor, code, signal);
+    });
+    child.on('message', (message) => {
+      const current = this.#tasks[actor]!;
+      const ready = typeof message === 'object' && message !== null && 'ready' in message;
+      if (ready && this.#launched && this.#children[actor] === child && current !== task && child.connected) {
+        child.send({ task: current } satisfies CrewMessage<T>, () => {});
+      }
     });
     return child;
   }

@@ -2,6 +2,7 @@ export {
   ActorCrew,
   type ActorCrewOptions,
   type ActorProcess,
+  CREW_READY,
   type CrewMessage,
   DEFAULT_ACTOR_RESTARTS,
 } from './actor-crew.js';

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { runActor as actEpisodes, type CrewMessage } from '@ftw/actors';
+import { runActor as actEpisodes, CREW_READY, type CrewMessage } from '@ftw/actors';
 import { laneStreams } from '@ftw/internal/seeded-streams';
 import { RedisPool, RedisPoolError } from '@ftw/redis-pool';
 import type { Observation } from '@ftw/trainer';
@@ -33,10 +33,13 @@ export function exitWithLearner(): void {
  */
 export async function followTasks(first: ActorTask): Promise<void> {
   let next: ActorTask | undefined;
+  let task = first;
   process.on('message', (message: CrewMessage<ActorTask>) => {
-    next = message.task;
+    // The crew may send the task again (CREW_READY): a pool it already acts in is not left.
+    if (message.task.pool !== task.pool) next = message.task;
   });
-  for (let task = first; ; ) {
+  process.send?.(CREW_READY);
+  for (;;) {
     await runActor(task, async () => next !== undefined);
     task = next!;
     next = undefined;
