@@ -1,5 +1,13 @@
-export { ActorCrew, type ActorProcess, type CrewMessage } from './actor-crew.js';
+export {
+  ActorCrew,
+  type ActorCrewOptions,
+  type ActorProcess,
+  CREW_READY,
+  type CrewMessage,
+  DEFAULT_ACTOR_RESTARTS,
+} from './actor-crew.js';
 export { ActorsError, type ActorsErrorCode } from './actors-error.js';
+export { ActorsLostError } from './actors-lost-error.js';
 export { BehaviourCheck, type BehaviourCheckResult } from './behaviour-check.js';
 export { keyedCodec, keyedLoader } from './keyed-codec.js';
 export { encodeKeyedPolicy, KeyedPolicyReader, KeyedPolicyWriter, type RowNames } from './keyed-policy.js';
@@ -10,8 +18,9 @@ export {
   type PublishedBytes,
   thetaCodec,
 } from './policy-publisher.js';
-export { ActorsLostError, episodeAt, RedisLearner, type RedisLearnerOptions } from './redis-learner.js';
+export { episodeAt, RedisLearner, type RedisLearnerOptions } from './redis-learner.js';
 export { type ActorOptions, type ActorSummary, runActor, STEP_NAMES } from './run-actor.js';
+export { type ActorExit, describeFault, type RunFault, type ServerOutage } from './run-faults.js';
 export {
   checkRunNotes,
   describeArchitecture,
@@ -19,5 +28,6 @@ export {
   RUN_NOTES,
   writeRunNotes,
 } from './run-notes.js';
+export { ServerWatch, type ServerWatchOptions } from './server-watch.js';
 export { applyThetaDelta, decodeTheta, encodeTheta, encodeThetaDelta, thetaLoader } from './theta-codec.js';
 export { versionedLogProbs } from './versioned-log-probs.js';

@@ -1,9 +1,12 @@
 import { PoolMirror, RedisPool } from '@ftw/redis-pool';
 import type { DecodedTrajectory, ReplayPool, TrajectoryInput } from '@ftw/replay-pool';
 import type { Episode, Policy, Updater, UpdateStats } from '@ftw/trainer';
+import { ActorsLostError } from './actors-lost-error.js';
 import { BehaviourCheck, type BehaviourCheckResult } from './behaviour-check.js';
 import { type PolicyCodec, PolicyPublisher, type PublishedBytes } from './policy-publisher.js';
+import type { ServerOutage } from './run-faults.js';
 import { describeArchitecture, writeRunNotes } from './run-notes.js';
+import { ServerWatch } from './server-watch.js';
 
 /** What {@link RedisLearner.open} needs. */
 export interface RedisLearnerOptions {
@@ -32,16 +35,6 @@ export interface RedisLearnerOptions {
   readonly codec?: PolicyCodec;
   /** Seconds without a new episode after which {@link RedisLearner.collect} fails. @defaultValue 600 */
   readonly waitSeconds?: number;
-}
-
-/**
- * The learner's actors are gone: no episode arrived for `waitSeconds`, or the caller's `abort` (an actor
- * process that exited) rejected.
- */
-export class ActorsLostError extends Error {
-  /** Stable code, so that a CLI prints the message on one line. */
-  readonly code = 'ACTORS_LOST';
-  override readonly name = 'ActorsLostError';
 }
 
 /**
@@ -96,6 +89,7 @@ export class RedisLearner {
   readonly #waitMs: number;
   readonly #rollouts: number;
   readonly #name: string;
+  readonly #watch: ServerWatch;
   #version = 0;
   #started = 0;
   #waited = 0;
@@ -110,6 +104,7 @@ export class RedisLearner {
     this.#waitMs = (options.waitSeconds ?? 600) * 1000;
     this.#rollouts = options.rollouts;
     this.#name = options.name;
+    this.#watch = new ServerWatch(() => pool.counters());
   }
 
   /**
@@ -146,6 +141,7 @@ export class RedisLearner {
       });
       const learner = new RedisLearner(pool, mirror, options);
       await learner.#publisher.publish(0, options.policy.parameters);
+      learner.#watch.start();
       return learner;
     } catch (error) {
       await Promise.all([pool.close(), mirror?.close()]);
@@ -166,6 +162,15 @@ export class RedisLearner {
   /** The behaviour check's result so far. */
   get behaviourCheck(): BehaviourCheckResult {
     return this.check.result;
+  }
+
+  /**
+   * The stretches in which the server answered none of the learner's heartbeats (a `ServerWatch` on the
+   * pool's connection, from `open` to `close`); the learner waits them out while its connections' reconnect
+   * timeout (10 s by default) lasts.
+   */
+  get outages(): readonly ServerOutage[] {
+    return this.#watch.outages;
   }
 
   /** `performance.now()` when the first episode arrived (0 before): throughput's clock starts there. */
@@ -248,6 +253,7 @@ export class RedisLearner {
 
   /** Closes the pool and the mirror (call however the run ended: open clients keep a process alive). */
   async close(): Promise<void> {
+    this.#watch.stop();
     await Promise.all([this.pool.close(), this.mirror.close()]);
   }
 }

@@ -18,6 +18,8 @@ export interface ActorTask {
   readonly idPrefix?: string;
   /** The run the actor belongs to: it refuses a pool whose run notes name another (absent: any). */
   readonly runId?: string;
+  /** How many times its crew replaced this actor (absent: 0): fresh streams and episode ids for each. */
+  readonly restart?: number;
 }
 
 /** What the learner of a pool tells actors that join it: the configuration, options and seed. */
@@ -46,4 +48,4 @@ export const POOL_NOTES = {
 export const ACTOR_VARIABLE = 'FTW_ASYNC_ACTOR';
 
 /** How actor processes are started: the runner's own CLI again, with {@link ACTOR_VARIABLE} set. */
-export type ActorLauncher = (task: ActorTask) => ChildProcess;
+export type ActorLauncher = (task: ActorTask, restart?: number) => ChildProcess;

@@ -39,6 +39,8 @@ export interface AsyncOptions {
    * none may be left). Absent: {@link DEFAULT_WAIT_SECONDS}.
    */
   readonly wait?: number;
+  /** Over Redis: replacements per actor process that exits (`ActorCrew`); absent: 3. */
+  readonly restarts?: number;
 }
 
 /** How long a learner over Redis waits for a new episode by default, in seconds (as `ftw actor --wait`). */
@@ -96,6 +98,13 @@ export const ASYNC_OPTIONS: readonly OptionSpec[] = [
     'seconds',
     String(DEFAULT_WAIT_SECONDS),
     'asynchronous over Redis: fail when no episode arrives for this long (actors may join late)',
+  ),
+  spec(
+    'restarts',
+    '--actor-restarts',
+    'n',
+    '3',
+    'asynchronous over Redis: replace an actor process that dies n times',
   ),
 ];
 
@@ -161,5 +170,12 @@ export function resolveAsyncOptions(
       `${o('wait').label} applies only to actor processes over Redis (--redis or --actors without --lag), got --wait ${wait} with the simulation`,
     );
   }
-  return { actors, redis, lag, hotLoad, is, horizon, ...(redis === null ? {} : { wait }) };
+  const restarts = readInteger(o('restarts').value, o('restarts').label, { min: 0, max: 1000 });
+  if (redis === null && o('restarts').explicit) {
+    throw new UsageError(
+      `${o('restarts').label} applies only to actor processes over Redis, got the simulation`,
+    );
+  }
+  const over = { wait, ...(o('restarts').explicit ? { restarts } : {}) };
+  return { actors, redis, lag, hotLoad, is, horizon, ...(redis === null ? {} : over) };
 }

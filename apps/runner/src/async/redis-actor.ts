@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { runActor as actEpisodes, type CrewMessage } from '@ftw/actors';
+import { runActor as actEpisodes, CREW_READY, type CrewMessage } from '@ftw/actors';
+import { laneStreams } from '@ftw/internal/seeded-streams';
 import { RedisPool, RedisPoolError } from '@ftw/redis-pool';
 import type { Observation } from '@ftw/trainer';
 import { seededStreams } from '../random/seeded-streams.js';
@@ -32,10 +33,13 @@ export function exitWithLearner(): void {
  */
 export async function followTasks(first: ActorTask): Promise<void> {
   let next: ActorTask | undefined;
+  let task = first;
   process.on('message', (message: CrewMessage<ActorTask>) => {
-    next = message.task;
+    // The crew may send the task again (CREW_READY): a pool it already acts in is not left.
+    if (message.task.pool !== task.pool) next = message.task;
   });
-  for (let task = first; ; ) {
+  process.send?.(CREW_READY);
+  for (;;) {
     await runActor(task, async () => next !== undefined);
     task = next!;
     next = undefined;
@@ -44,7 +48,9 @@ export async function followTasks(first: ActorTask): Promise<void> {
 
 /**
  * One actor process: its own connection and environment (seed `seed + actor·1000003`), its own action
- * stream (the seed's policy stream jumped `actor + 1` times further), acting with the newest published
+ * stream (the seed's policy stream jumped `actor + 1` times further; a replacement started by its crew
+ * after `restart` deaths draws both from lane `restart` of that generator and pushes ids
+ * `<actor>r<restart>-<episode>`, so it repeats no predecessor's episode or id), acting with the newest published
  * policy loaded per episode or per step through `@ftw/actors`' `runActor` (each step's version and
  * behaviour log-probability recorded), and pushing whole episodes (ids `<actor>-<episode>`, so a retried
  * push adds nothing). How the policy and the observations travel is {@link redisPolicy}'s: ids for a
@@ -61,8 +67,12 @@ export async function runActor(
   task: ActorTask,
   stopped?: (pool: RedisPool) => Promise<boolean>,
 ): Promise<void> {
-  const { config, options } = task;
-  const env = await redisEnvironment(config, options, actorEnvironmentSeed(task.seed, task.actor));
+  const { config, options, restart = 0 } = task;
+  // A replacement (restart k) draws from lane k of the actor's generator: nothing its predecessors drew.
+  const lane = restart === 0 ? null : laneStreams(task.seed * 64 + task.actor + 1).lane(restart);
+  const envSeed =
+    lane === null ? actorEnvironmentSeed(task.seed, task.actor) : Math.floor(lane.environment() * 2 ** 31);
+  const env = await redisEnvironment(config, options, envSeed);
   const { policy, kind, loader, input, stepName } = redisPolicy(config, env);
   const pool = await RedisPool.open(task.url, { name: task.pool });
   // Closed however the actor ends: a client left open reconnects forever and keeps the process alive.
@@ -72,9 +82,9 @@ export async function runActor(
       env,
       policy,
       // Distinct action streams per actor, all derived from the run's seed.
-      random: seededStreams(task.seed * 64 + task.actor + 1).policy,
+      random: lane?.policy ?? seededStreams(task.seed * 64 + task.actor + 1).policy,
       hotLoad: options.hotLoad,
-      idPrefix: task.idPrefix ?? String(task.actor),
+      idPrefix: task.idPrefix ?? (restart === 0 ? String(task.actor) : `${task.actor}r${restart}`),
       loader,
       ...(input === undefined ? {} : { input }),
       ...(stepName === undefined ? {} : { stepName }),

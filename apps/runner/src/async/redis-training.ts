@@ -2,10 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import {
   ActorCrew,
   ActorsError,
-  ActorsLostError,
   type BehaviourCheckResult,
   type PublishedBytes,
   RedisLearner,
+  type RunFault,
 } from '@ftw/actors';
 import { laneStreams } from '@ftw/internal/seeded-streams';
 import { RedisPoolError, type RedisServer, redactUrl, startRedisServer } from '@ftw/redis-pool';
@@ -82,15 +82,17 @@ export interface RedisSeedResult extends AsyncSeedResult {
    * actors bound the throughput, near 0 the learner does (`RedisLearner.waitedMs`).
    */
   readonly learnerWaitShare: number;
+  /** The actor exits (and replacements) and server outages of the seed, oldest first. */
+  readonly faults: readonly RunFault[];
 }
 
 /**
  * Starts an actor as `node <this CLI> train` with the task in the environment, and an IPC channel that
  * closes when this process ends, however it ends: the actor then exits (`exitWithLearner`).
  */
-export const cliLauncher: ActorLauncher = (task) =>
+export const cliLauncher: ActorLauncher = (task, restart = 0) =>
   spawn(process.execPath, [process.argv[1]!, 'train'], {
-    env: { ...process.env, [ACTOR_VARIABLE]: JSON.stringify(task) },
+    env: { ...process.env, [ACTOR_VARIABLE]: JSON.stringify({ ...task, restart }) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
 
@@ -151,8 +153,8 @@ function redisLearner(
  * @param pools - this seed's pool name and the next seed's ('' after the last); by default a fresh name
  *   and ''; the run id is the name without its `-seed<n>` suffix
  * @returns the metrics, the throughput, the entries skipped and the behaviour check
- * @throws UsageError when the pool belongs to another run; ActorsLostError when an actor process exits or
- *   no episode arrives for `--wait` seconds; RedisPoolError
+ * @throws UsageError when the pool belongs to another run; ActorsLostError when an actor process exits with
+ *   its restarts used up or no episode arrives for `--wait` seconds; RedisPoolError
  */
 export async function trainRedisSeed(
   config: TrainConfig,
@@ -207,8 +209,8 @@ export async function trainRedisSeed(
   let lost = false;
   // A crew of the run's moves here from the seed before; without one, this seed's actors are its own.
   // Either way they end with this process, however it exits (a signal's handler calls process.exit).
-  const crew = actors instanceof ActorCrew ? actors : new ActorCrew(actors);
-  const children = crew.assign(
+  const crew = actors instanceof ActorCrew ? actors : new ActorCrew(actors, { restarts: options.restarts });
+  crew.assign(
     Array.from({ length: options.actors }, (_, actor) => ({
       url,
       pool: name,
@@ -227,22 +229,13 @@ export async function trainRedisSeed(
   });
   const metrics: RedisIterationMetrics[] = [];
   let samples = 0;
-  let lostActor: ((code: number | null, signal: NodeJS.Signals | null) => void) | undefined;
+  // Exits of this seed only: a crew of the run carries those of the seeds before.
+  const exitsBefore = crew.exits.length;
   try {
-    const failed = new Promise<never>((_, reject) => {
-      lostActor = (code, signal) =>
-        reject(new ActorsLostError(`actor process exited (${code ?? signal}) before the run ended`));
-      for (const child of children) {
-        // A crew's actor may have exited during an earlier seed.
-        if (child.exitCode !== null || child.signalCode !== null) lostActor(child.exitCode, child.signalCode);
-        else child.once('exit', lostActor);
-      }
-    });
-    failed.catch(() => {});
     for (let iteration = 1; iteration <= config.iterations; iteration++) {
       // With `rollouts` new episodes in, the rate limiter grants the update at once; it is what keeps the
       // actors at most about one iteration ahead. The steps of the current version are scored again.
-      const fresh = await learner.collect(config.rollouts, failed);
+      const fresh = await learner.collect(config.rollouts, crew.failed);
       let returnSum = 0;
       for (const e of fresh) {
         samples += e.length;
@@ -284,7 +277,6 @@ export async function trainRedisSeed(
     throw error;
   } finally {
     forget();
-    if (lostActor !== undefined) for (const child of children) child.off('exit', lostActor);
     if (crew !== actors) crew.stop();
     // Best effort: tell actors from elsewhere that this learner stopped (the server may be what failed).
     if (!(finished || stopping || lost)) await pool.writeNote(POOL_NOTES.state, 'failed').catch(() => {});
@@ -304,5 +296,6 @@ export async function trainRedisSeed(
     malformed: mirror.malformedCount,
     behaviourCheck: learner.behaviourCheck,
     published: learner.published,
+    faults: [...crew.exits.slice(exitsBefore), ...learner.outages].sort((a, b) => a.at - b.at),
   };
 }

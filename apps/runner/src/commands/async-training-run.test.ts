@@ -63,6 +63,17 @@ const seed0: RedisSeedResult = {
   malformed: 2,
   behaviourCheck: { steps: 10, maxLogProbGap: 0.25 },
   published: { snapshots: 1, deltas: 9, bytes: 1_500_000 },
+  faults: [
+    {
+      kind: 'actor-exit',
+      at: Date.UTC(2026, 11, 5, 6, 1, 2, 300),
+      actor: 1,
+      code: null,
+      signal: 'SIGKILL',
+      restart: 1,
+    },
+    { kind: 'server-unreachable', at: Date.UTC(2026, 11, 5, 6, 1, 9), durationMs: 5049 },
+  ],
 };
 const seed1: RedisSeedResult = {
   seed: 1,
@@ -76,6 +87,7 @@ const seed1: RedisSeedResult = {
   malformed: 1,
   behaviourCheck: { steps: 5, maxLogProbGap: 0.125 },
   published: { snapshots: 2, deltas: 3, bytes: 750_000 },
+  faults: [],
 };
 const OUTCOME: AsyncOutcome = {
   config: { ...REPRODUCE_CONFIG, seeds: [0, 1] },
@@ -135,6 +147,7 @@ describe('summarizeAsync', () => {
       published: ___,
       malformed: ____,
       learnerWaitShare: _____,
+      faults: ______,
       ...simulated
     } = seed1;
     const s = summarizeAsync({
@@ -188,6 +201,18 @@ describe('asyncRunResult', () => {
       '2 actor(s) (processes over Redis), hot-load per step, horizon 4, counts × min(w, 1)',
     );
     expect(result.artifacts.metrics).toHaveLength(4);
+    // The faults the run survived, per seed, in the report and in summary.json.
+    expect(report).toContain(
+      'Fault, seed 0: 06:01:02.3 UTC: actor 1 exited (SIGKILL), replaced (restart 1).',
+    );
+    expect(report).toContain(
+      'Fault, seed 0: 06:01:09.0 UTC: the Redis server did not answer the learner for 5.0 s.',
+    );
+    const { faults } = result.artifacts.summary as { faults: { seed: number; kind: string }[] };
+    expect(faults.map((f) => [f.seed, f.kind])).toEqual([
+      [0, 'actor-exit'],
+      [0, 'server-unreachable'],
+    ]);
     // A baseline weighs its episodes' terms, not elite counts.
     const reinforce = asyncRunResult({ ...OUTCOME, config: { ...OUTCOME.config, method: 'reinforce' } });
     expect(reinforce.artifacts.report).toContain('horizon 4, episode terms × min(w, 1)');

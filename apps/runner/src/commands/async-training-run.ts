@@ -1,4 +1,4 @@
-import { ActorCrew, type PublishedBytes } from '@ftw/actors';
+import { ActorCrew, describeFault, type PublishedBytes } from '@ftw/actors';
 import { redactUrl } from '@ftw/redis-pool';
 import { formatInterval, type MeanInterval, markdownTable, meanInterval } from '@ftw/report';
 import type { ActorLauncher } from '../async/actor-protocol.js';
@@ -149,7 +149,7 @@ export async function runAsyncTraining(
   const poolOf = (i: number): string => (i < config.seeds.length ? `${prefix}-seed${config.seeds[i]}` : '');
   onJoin?.(`ftw actor --redis ${redactUrl(url)} --pool ${poolOf(0)}`);
   // The actor processes start once and follow the learner from seed to seed.
-  const crew = new ActorCrew(launch);
+  const crew = new ActorCrew(launch, { restarts: options.restarts });
   try {
     for (const [i, seed] of config.seeds.entries()) {
       const pools = { name: poolOf(i), next: poolOf(i + 1) };
@@ -228,6 +228,12 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
           `The learner skipped ${summary.skipped} stream entries: malformed, or without one valid position name per step.`,
           '',
         ];
+  // What a run over Redis survived (or died of), per seed; summary.json lists them all.
+  const faults = outcome.results.flatMap((r) =>
+    'faults' in r ? r.faults.map((f) => ({ seed: r.seed, ...f })) : [],
+  );
+  const faultLines =
+    faults.length === 0 ? [] : [...faults.map((f) => `Fault, seed ${f.seed}: ${describeFault(f)}.`), ''];
   const heading = [
     `ftw train (asynchronous): ${describeEnvironment(outcome.config.environment)}`,
     `  ${describeMethod(outcome.config)}`,
@@ -237,7 +243,12 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
     artifacts: {
       config: { ...outcome.config, asynchronous: recorded },
       metrics: outcome.results.flatMap((r) => r.metrics),
-      summary: { command: 'train', asynchronous: recorded, ...summary },
+      summary: {
+        command: 'train',
+        asynchronous: recorded,
+        ...summary,
+        ...(outcome.mode === 'redis' ? { faults } : {}),
+      },
       report: [
         `# ftw train (asynchronous)`,
         '',
@@ -248,9 +259,19 @@ export function asyncRunResult(outcome: AsyncOutcome): RunResult {
         ...checkLine,
         ...publishedLine,
         ...skippedLine,
+        ...faultLines,
       ].join('\n'),
       files: { 'policies.ndjson': ndjson(outcome.results.map((r) => r.finalPolicy)) },
     },
-    text: textThenPath([...heading, '', table.trimEnd(), '', ...checkLine, ...publishedLine, ...skippedLine]),
+    text: textThenPath([
+      ...heading,
+      '',
+      table.trimEnd(),
+      '',
+      ...checkLine,
+      ...publishedLine,
+      ...skippedLine,
+      ...faultLines,
+    ]),
   };
 }

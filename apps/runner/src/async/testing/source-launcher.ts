@@ -5,10 +5,10 @@ import { ACTOR_VARIABLE, type ActorLauncher } from '../actor-protocol.js';
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 /** Starts actor processes from the TypeScript source (tests run without a build). */
-export const sourceLauncher: ActorLauncher = (task) =>
+export const sourceLauncher: ActorLauncher = (task, restart = 0) =>
   spawn(process.execPath, ['--conditions=@ftw/source', '--import', './register-ts.mjs', 'actor-child.ts'], {
     cwd: here,
-    env: { ...process.env, [ACTOR_VARIABLE]: JSON.stringify(task) },
+    env: { ...process.env, [ACTOR_VARIABLE]: JSON.stringify({ ...task, restart }) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
 
