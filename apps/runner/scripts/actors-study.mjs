@@ -14,17 +14,9 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { arg, cli, mean, showInterval } from './study-helpers.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const cli = join(here, '..', 'dist', 'cli.js');
-
-const argv = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = argv.indexOf(name);
-  return i < 0 ? fallback : argv[i + 1];
-};
 const [first, last] = arg('--seeds', '0..4').split('..').map(Number);
 const seeds = Array.from({ length: last - first + 1 }, (_, k) => first + k);
 const samples = arg('--samples', '50000');
@@ -48,22 +40,6 @@ const SETTINGS = [
   })),
 ];
 
-/** Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom. */
-const T975 = [
-  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
-  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
-];
-
-/** Mean ± half-width of the 95% t interval of the values (one per seed); '—' without values. */
-function show(values, digits = 3) {
-  const n = values.length;
-  if (n === 0) return '—';
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  if (n < 2) return mean.toFixed(digits);
-  const sd = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1));
-  return `${mean.toFixed(digits)} ± ${((T975[n - 2] ?? 1.96) * (sd / Math.sqrt(n))).toFixed(digits)}`;
-}
-
 const ftw = (args) => {
   const started = performance.now();
   const run = spawnSync(process.execPath, [cli, ...args], {
@@ -73,7 +49,6 @@ const ftw = (args) => {
   if (run.status !== 0) throw new Error(`ftw ${args.join(' ')} exited with ${run.status}`);
   return { stdout: run.stdout, seconds: (performance.now() - started) / 1000 };
 };
-const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 
 const before = { cores: cpus().length, load: loadavg()[0] };
 const rows = [];
@@ -127,15 +102,15 @@ for (const [i, setting] of SETTINGS.entries()) {
   }
   rows.push([
     setting.name,
-    show(figures.wall, 0),
-    show(figures.learner, 0),
-    show(figures.wait, 2),
-    show(figures.updates, 1),
-    show(figures.held, 1),
-    show(figures.selected, 1),
-    show(figures.spread, 2),
-    show(figures.multi, 2),
-    show(figures.heldOut),
+    showInterval(figures.wall, 0),
+    showInterval(figures.learner, 0),
+    showInterval(figures.wait, 2),
+    showInterval(figures.updates, 1),
+    showInterval(figures.held, 1),
+    showInterval(figures.selected, 1),
+    showInterval(figures.spread, 2),
+    showInterval(figures.multi, 2),
+    showInterval(figures.heldOut),
   ]);
 }
 const after = loadavg()[0];

@@ -9,18 +9,10 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { arg, cli, mean, showInterval } from './study-helpers.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const cli = join(here, '..', 'dist', 'cli.js');
-
-const argv = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = argv.indexOf(name);
-  return i < 0 ? fallback : argv[i + 1];
-};
-const hard = argv.includes('--hard');
+const hard = process.argv.includes('--hard');
 const seeds = arg('--seeds', '0..9');
 const samples = arg('--samples', '30000');
 /** Updates counted as early training: the first this many updates of each seed. */
@@ -68,24 +60,6 @@ const SETTINGS = [
   { name: 'K=3, ties by length', args: ['--keep', '3', '--length-tiebreak', '1e-6'] },
 ];
 
-/** Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom. */
-const T975 = [
-  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
-  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
-];
-
-/** Mean ± half-width of the 95% t interval of the values (one per seed). */
-function interval(values) {
-  const n = values.length;
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  if (n < 2) return { mean, half: 0 };
-  const sd = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1));
-  return { mean, half: (T975[n - 2] ?? 1.96) * (sd / Math.sqrt(n)) };
-}
-
-const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
-const show = ({ mean: m, half }) => `${m.toFixed(3)} ± ${half.toFixed(3)}`;
-
 const rows = [];
 for (const [i, setting] of SETTINGS.entries()) {
   const name = `setting-${i}`;
@@ -116,10 +90,10 @@ for (const [i, setting] of SETTINGS.entries()) {
   }
   rows.push([
     setting.name,
-    show(interval(early)),
-    show(interval(lowFirst)),
-    show(interval(whole)),
-    show(interval(final)),
+    showInterval(early),
+    showInterval(lowFirst),
+    showInterval(whole),
+    showInterval(final),
   ]);
 }
 
