@@ -32,7 +32,7 @@ export {
   TIE_RULES,
   type TieRule,
 } from './minibatch-sampler.js';
-export { createOptimizer, type Optimizer } from './optimizer.js';
+export { createOptimizer, type Optimizer, type OptimizerState } from './optimizer.js';
 export { ParameterSnapshots } from './parameter-snapshots.js';
 export type { Observation, ObservationRows, Policy } from './policy.js';
 export { PolicyShiftMeter } from './policy-shift-meter.js';

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { createOptimizer } from './optimizer.js';
+import { createOptimizer, type Optimizer, type OptimizerState } from './optimizer.js';
 
 describe('createOptimizer', () => {
   it('takes a plain gradient step with sgd', () => {
@@ -86,5 +86,92 @@ describe('createOptimizer', () => {
     const grown = new Float64Array([theta[0]!, 1]);
     opt.step(grown, new Float64Array([0, 4]));
     expect(Array.from(grown)).toEqual([0, -1]);
+  });
+});
+
+describe('optimiser state', () => {
+  /** Steps of a run whose policy grows: gradient k has length lengths[k] (non-decreasing). */
+  const run = (
+    opt: Optimizer,
+    theta: Float64Array,
+    grads: readonly number[][],
+  ): Float64Array => {
+    let params = theta;
+    for (const g of grads) {
+      if (g.length > params.length) {
+        const grown = new Float64Array(g.length);
+        grown.set(params);
+        params = grown;
+      }
+      opt.step(params, Float64Array.from(g));
+    }
+    return params;
+  };
+  const growingGrads = fc
+    .array(fc.array(fc.double({ min: -5, max: 5, noNaN: true }), { minLength: 1, maxLength: 6 }), {
+      minLength: 2,
+      maxLength: 12,
+    })
+    .map((gs) => {
+      // Lengths never shrink: each gradient is padded to the longest so far (a policy that grew).
+      let longest = 0;
+      return gs.map((g) => {
+        longest = Math.max(longest, g.length);
+        return [...g, ...new Array<number>(longest - g.length).fill(0.25)];
+      });
+    });
+
+  it('resumes bit for bit: save after k steps, go on with a new optimiser from the state', () => {
+    fc.assert(
+      fc.property(
+        growingGrads,
+        fc.nat(),
+        fc.constantFrom('sgd' as const, 'adam' as const),
+        (grads, cut, kind) => {
+          const k = cut % (grads.length + 1);
+          const whole = run(createOptimizer(kind, 0.01), new Float64Array(0), grads);
+          const first = createOptimizer(kind, 0.01);
+          const half = run(first, new Float64Array(0), grads.slice(0, k));
+          const saved = first.state!();
+          expect(saved.steps).toBe(k);
+          const resumed = run(createOptimizer(kind, 0.01, saved), Float64Array.from(half), grads.slice(k));
+          expect(Array.from(resumed)).toEqual(Array.from(whole));
+        },
+      ),
+      { seed: 40, numRuns: 300 },
+    );
+  });
+
+  it('gives a copy: stepping on does not change a saved state', () => {
+    const opt = createOptimizer('adam', 0.1);
+    const theta = new Float64Array(2);
+    opt.step(theta, new Float64Array([1, -1]));
+    const saved = opt.state!();
+    opt.step(theta, new Float64Array([3, 3]));
+    expect(saved.steps).toBe(1);
+    expect(Array.from(saved.m)).toEqual([(1 - 0.9) * 1, (1 - 0.9) * -1]);
+  });
+
+  it('refuses a state of the wrong kind or shape, naming the field', () => {
+    const opt = createOptimizer('adam', 0.1);
+    const theta = new Float64Array(2);
+    opt.step(theta, new Float64Array([1, -1]));
+    opt.step(theta, new Float64Array([1, -1]));
+    const good = opt.state!();
+    expect(() => createOptimizer('sgd', 0.1, good)).toThrow(/state\.kind must be sgd .*got adam/);
+    expect(() => createOptimizer('adam', 0.1, { ...good, steps: 1.5 })).toThrow(/state\.steps must be an integer/);
+    expect(() => createOptimizer('adam', 0.1, { ...good, v: new Float64Array(1) })).toThrow(
+      /state\.v must be a Float64Array of length 2 .*got length 1/,
+    );
+    expect(() => createOptimizer('adam', 0.1, { ...good, m: Float64Array.of(Number.NaN, 0) })).toThrow(
+      /state\.m\[0\] must be finite, got NaN/,
+    );
+    expect(() => createOptimizer('adam', 0.1, { ...good, v: Float64Array.of(0, -1) })).toThrow(
+      /state\.v\[1\] must be finite and >= 0, got -1/,
+    );
+    expect(() => createOptimizer('adam', 0.1, { ...good, born: Float64Array.of(0, 2) })).toThrow(
+      /state\.born\[1\] must be an integer in \[0, 2\), got 2/,
+    );
+    expect(() => createOptimizer('adam', 0.1, null as unknown as OptimizerState)).toThrow(/state must be/);
   });
 });

@@ -1,4 +1,21 @@
-import { checkChoice, checkNumber } from './validate.js';
+import { checkChoice, checkInteger, checkNumber } from './validate.js';
+
+/**
+ * What an optimiser carries from step to step, for a checkpoint: {@link createOptimizer} given it goes on
+ * exactly where the saved one stood (bit for bit). SGD carries nothing but its step count; Adam its
+ * moments and, per parameter, the step count before it joined (see {@link createOptimizer}).
+ */
+export interface OptimizerState {
+  readonly kind: 'sgd' | 'adam';
+  /** Steps taken. */
+  readonly steps: number;
+  /** Adam's first moments m, one per parameter (empty for SGD). */
+  readonly m: Float64Array;
+  /** Adam's second moments v ≥ 0 (empty for SGD). */
+  readonly v: Float64Array;
+  /** Steps taken before each parameter joined, in [0, steps) (empty for SGD). */
+  readonly born: Float64Array;
+}
 
 /** Updates parameters in place from their gradient. */
 export interface Optimizer {
@@ -27,6 +44,11 @@ export interface Optimizer {
     count: number,
     width: number,
   ): void;
+  /**
+   * Offered by the optimisers of {@link createOptimizer}: a copy of the state, to resume from with
+   * `createOptimizer(kind, lr, state)`.
+   */
+  state?(): OptimizerState;
 }
 
 /** Adam's constants, the defaults of Kingma and Ba (2015), Algorithm 1. */
@@ -46,25 +68,34 @@ const EPSILON = 1e-8;
  *
  * @param kind - `sgd` or `adam`
  * @param lr - learning rate η > 0
+ * @param from - a state saved with `state()`, to resume from (copied); absent: a fresh optimiser
  * @returns the optimiser
- * @throws RangeError when `kind` is not `sgd` or `adam`, or `lr` not a finite number > 0
+ * @throws RangeError when `kind` is not `sgd` or `adam`, `lr` not a finite number > 0, or `from` is not a
+ *   valid state of that kind (the message names the field)
  * @example
  * ```ts
  * const opt = createOptimizer('sgd', 0.08);
  * const theta = new Float64Array([0, 0]);
  * opt.step(theta, new Float64Array([-0.5, 0.5])); // theta = [0.04, -0.04]
+ * const again = createOptimizer('sgd', 0.08, opt.state!()); // goes on where opt stands
  * ```
  */
-export function createOptimizer(kind: 'sgd' | 'adam', lr: number): Optimizer {
+export function createOptimizer(kind: 'sgd' | 'adam', lr: number, from?: OptimizerState): Optimizer {
   checkChoice('optimizer', kind, ['sgd', 'adam'] as const);
   checkNumber('lr', lr, 0, true);
+  if (from !== undefined) checkState(from, kind);
   if (kind === 'sgd') {
+    let steps = from?.steps ?? 0;
+    const empty = new Float64Array(0);
     return {
+      state: () => ({ kind, steps, m: empty, v: empty, born: empty }),
       step(params, grad) {
+        steps++;
         for (let i = 0; i < params.length; i++) params[i] = params[i]! - lr * grad[i]!;
       },
       // θ − η · 0 is θ, so the parameters outside the blocks would not move.
       stepBlocks(params, grad, blocks, count, width) {
+        steps++;
         for (let b = 0; b < count; b++) {
           const from = blocks[b]! * width;
           for (let i = from; i < from + width; i++) params[i] = params[i]! - lr * grad[i]!;
@@ -83,7 +114,28 @@ export function createOptimizer(kind: 'sgd' | 'adam', lr: number): Optimizer {
   let corrections2: Float64Array = new Float64Array(64);
   let size = 0;
   let t = 0;
+  if (from !== undefined) {
+    m = Float64Array.from(from.m);
+    v = Float64Array.from(from.v);
+    born = Float64Array.from(from.born);
+    size = m.length;
+    t = from.steps;
+    corrections1 = new Float64Array(Math.max(64, 2 * t + 2));
+    corrections2 = new Float64Array(corrections1.length);
+    // Every age a parameter can have reached: 1 … t (the same values the saved optimiser computed).
+    for (let k = 1; k <= t; k++) {
+      corrections1[k] = 1 - BETA1 ** k;
+      corrections2[k] = 1 - BETA2 ** k;
+    }
+  }
   return {
+    state: () => ({
+      kind,
+      steps: t,
+      m: m.slice(0, size),
+      v: v.slice(0, size),
+      born: born.slice(0, size),
+    }),
     step(params, grad) {
       t += 1;
       if (params.length > size) {
@@ -124,4 +176,37 @@ export function createOptimizer(kind: 'sgd' | 'adam', lr: number): Optimizer {
       }
     },
   };
+}
+
+/** @throws RangeError unless `state` is a valid {@link OptimizerState} of `kind`, naming the field. */
+function checkState(state: OptimizerState, kind: 'sgd' | 'adam'): void {
+  if (typeof state !== 'object' || state === null) {
+    throw new RangeError(`state must be an optimiser state from state(), got ${String(state)}`);
+  }
+  if (state.kind !== kind) {
+    throw new RangeError(`state.kind must be ${kind} (the optimiser created), got ${String(state.kind)}`);
+  }
+  const steps = checkInteger('state.steps', state.steps, 0);
+  const n = kind === 'sgd' ? 0 : state.m?.length;
+  for (const field of ['m', 'v', 'born'] as const) {
+    const values = state[field];
+    if (!(values instanceof Float64Array) || values.length !== n) {
+      throw new RangeError(
+        `state.${field} must be a Float64Array of length ${String(n)} (as state.m), got ${
+          values instanceof Float64Array ? `length ${values.length}` : String(values)
+        }`,
+      );
+    }
+    for (let i = 0; i < values.length; i++) {
+      const x = values[i]!;
+      const bad =
+        !Number.isFinite(x) ||
+        (field === 'v' && x < 0) ||
+        (field === 'born' && (!Number.isInteger(x) || x < 0 || x >= steps));
+      if (bad) {
+        const want = field === 'm' ? 'finite' : field === 'v' ? 'finite and >= 0' : `an integer in [0, ${steps})`;
+        throw new RangeError(`state.${field}[${i}] must be ${want}, got ${x}`);
+      }
+    }
+  }
 }
