@@ -126,6 +126,38 @@ describe('PoolMirror', () => {
     await Promise.all([pool.close(), mirror.close()]);
   });
 
+  it('restores a mirror from a range: the same pool, and the next sync reads only what came after', async () => {
+    const name = uniqueName('mirror-restore');
+    const pool = await RedisPool.open(server().url, { name, capacity: 4, retain: 8 });
+    const before = await PoolMirror.open(server().url, { name, readChunk: 3 });
+    await pool.pushMany([0, 1, 2, 3, 4, 5].map((r) => one(r)));
+    await before.sync();
+    const saved = before.range();
+    // The learner dies here; these arrive while it is down.
+    const after = await pool.pushMany([6, 7].map((r) => one(r)));
+    const mirror = await PoolMirror.open(server().url, { name, readChunk: 3 });
+    await mirror.restore(saved);
+    expect(Array.from(mirror.pool.returns())).toEqual([2, 3, 4, 5]);
+    expect(mirror.range()).toEqual(saved);
+    expect([0, 1, 2, 3].map((p) => mirror.entryIdAt(p))).toEqual([0, 1, 2, 3].map((p) => before.entryIdAt(p)));
+    // Nothing consumed before is new again; what came after is, once.
+    expect(await mirror.sync()).toEqual({ added: 2, skipped: 0, lag: 2 });
+    expect(Array.from(mirror.pool.returns())).toEqual([4, 5, 6, 7]);
+    expect(mirror.entryIdAt(3)).toBe(after[1]!.entryId);
+    expect(await mirror.sync()).toEqual({ added: 0, skipped: 0, lag: 0 });
+    await expect(mirror.restore(saved)).rejects.toThrow(/restore needs an empty mirror, this one has read up to/);
+    // A range the stream no longer holds leaves a fresh mirror empty.
+    const client = createClient({ url: server().url });
+    await client.connect();
+    await client.xTrim(`{${name}}:trajectories`, 'MAXLEN', 3);
+    await client.close();
+    const late = await PoolMirror.open(server().url, { name });
+    await expect(late.restore(saved)).rejects.toThrow(/RANGE_TRIMMED: the stream holds 0 of the 4/);
+    expect(late.pool.size).toBe(0);
+    expect(await late.sync()).toMatchObject({ added: 3 });
+    await Promise.all([pool.close(), before.close(), mirror.close(), late.close()]);
+  });
+
   it('says when a range was trimmed away', async () => {
     const name = uniqueName('mirror-trimmed');
     const pool = await RedisPool.open(server().url, { name, capacity: 2 });

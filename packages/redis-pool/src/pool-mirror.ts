@@ -319,6 +319,53 @@ export class PoolMirror {
    */
   async readRange(range: EntryRange): Promise<ReplayPool> {
     const pool = new ReplayPool({ capacity: this.#capacity, maxVersionLag: this.#maxVersionLag });
+    await this.#readRange(range, pool, () => {});
+    return pool;
+  }
+
+  /**
+   * Makes this mirror, still empty, what a mirror stood at when it gave `range`: the same trajectories in
+   * the same positions, and the next {@link PoolMirror.sync} reads from the entry after `range.last`. A
+   * learner restarted from a checkpoint resumes so: nothing it had consumed is read as new again, and
+   * nothing pushed since is missed (as long as the stream still holds the range; keep `retain` large enough).
+   *
+   * @param range - a range returned by {@link PoolMirror.range}
+   * @throws RangeError when the mirror has synced already; RedisPoolError `RANGE_TRIMMED` (the mirror stays
+   *   empty), `CONNECTION_LOST`
+   * @example
+   * ```ts
+   * const saved = learnerMirror.range(); // kept with the checkpoint
+   * const mirror = await PoolMirror.open(url, { name }); // after the restart
+   * await mirror.restore(saved);
+   * await mirror.sync(); // only what was pushed after saved.last
+   * ```
+   */
+  async restore(range: EntryRange): Promise<void> {
+    if (this.#lastId !== undefined || this.#pool.pushedCount > 0) {
+      throw new RangeError(`restore needs an empty mirror, this one has read up to ${this.#lastId}`);
+    }
+    const pool = new ReplayPool({ capacity: this.#capacity, maxVersionLag: this.#maxVersionLag });
+    const kept: { id: string; trajectory: TrajectoryInput }[] = [];
+    let newest = 0;
+    await this.#readRange(range, pool, (id, n, trajectory) => {
+      kept.push({ id, trajectory });
+      newest = Math.max(newest, n);
+    });
+    // All read and checked (by the same pool rules): only now does the mirror change.
+    for (const { id, trajectory } of kept) {
+      const sequence = this.#pool.push(trajectory);
+      this.#entryIds[sequence % this.#capacity] = id;
+    }
+    this.#newestInsert = newest;
+    this.#lastId = range.last;
+  }
+
+  /** Pushes the trajectories of `range` to `pool`, calling `kept` for each one it took. */
+  async #readRange(
+    range: EntryRange,
+    pool: ReplayPool,
+    kept: (id: string, n: number, trajectory: TrajectoryInput) => void,
+  ): Promise<void> {
     let start = range.first;
     for (let first = true; ; first = false) {
       const reply = (await this.#connection.call(this.#keys.stream, [
@@ -330,10 +377,12 @@ export class PoolMirror {
         String(this.#chunk),
       ])) as RawEntry[];
       if (first && reply[0]?.[0].toString() !== range.first) break;
-      for (const { trajectory } of reply.map((entry) => this.#decode(entry))) {
+      for (const entry of reply) {
+        const { trajectory, n } = this.#decode(entry);
         if (trajectory === undefined) continue;
         try {
           pool.push(trajectory);
+          kept(entry[0].toString(), n!, trajectory);
         } catch (error) {
           if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
         }
@@ -347,7 +396,6 @@ export class PoolMirror {
         `the stream holds ${pool.pushedCount} of the ${range.size} trajectories from ${range.first} to ${range.last}; raise retain to replay older updates`,
       );
     }
-    return pool;
   }
 
   /** An entry decoded and prepared, or why it is skipped. */
