@@ -20,7 +20,13 @@ export {
 } from './policy-publisher.js';
 export { episodeAt, RedisLearner, type RedisLearnerOptions } from './redis-learner.js';
 export { type ActorOptions, type ActorSummary, runActor, STEP_NAMES } from './run-actor.js';
-export { type ActorExit, describeFault, type RunFault, type ServerOutage } from './run-faults.js';
+export {
+  type ActorExit,
+  describeFault,
+  type LearnerRestart,
+  type RunFault,
+  type ServerOutage,
+} from './run-faults.js';
 export {
   checkRunNotes,
   describeArchitecture,

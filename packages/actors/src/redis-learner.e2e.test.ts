@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corridorPolicy, lehmer } from '../test/corridor.js';
 import { spawnActor } from '../test/spawn-actor.js';
 import { ActorsError } from './actors-error.js';
+import { decodeTheta } from './theta-codec.js';
 import { RedisLearner } from './redis-learner.js';
 
 let server: RedisServer | undefined;
@@ -130,5 +131,71 @@ describe('RedisLearner', () => {
     expect(await pool.readNote('run')).toBe('run-a');
     expect(await pool.readPolicyVersion()).toBe(0);
     await pool.close();
+  });
+
+  it('resumes from a checkpoint: consumed episodes are not new again, later ones arrive once, θ goes out whole', async () => {
+    const url = server!.url;
+    const name = `resume-${Date.now().toString(36)}`;
+    const options = { name, runId: name, kind: 'linear', capacity: 16, rollouts: 2, waitSeconds: 60 };
+    const before = corridorPolicy();
+    const first = await RedisLearner.open(url, { ...options, policy: before });
+    const push = await RedisPool.open(url, { name });
+    // Each episode's return labels it: 0, 1, 2, …
+    let label = 0;
+    const pushTwo = async () => {
+      const labels = [label, label + 1];
+      label += 2;
+      await push.pushMany(
+        labels.map((r) => ({
+          actions: [1],
+          logProbs: [Math.log(0.5)],
+          versions: 0,
+          return: r,
+          observations: [1, 0, 0, 0, 0, 0, 1],
+        })),
+        { ids: labels.map((r) => `e${r}`) },
+      );
+    };
+    const returns = (episodes: readonly { return: number }[]) => episodes.map((e) => e.return);
+    let checkpoint: { range: ReturnType<typeof first.mirror.range>; theta: Float64Array };
+    try {
+      await pushTwo();
+      expect(returns(await first.collect())).toEqual([0, 1]);
+      before.parameters[0] = 0.5; // an update
+      await first.publish();
+      checkpoint = { range: first.mirror.range(), theta: Float64Array.from(before.parameters) };
+      await pushTwo();
+      expect(returns(await first.collect())).toEqual([2, 3]);
+      before.parameters[1] = 0.7; // an update the checkpoint does not hold: lost with the learner
+      await first.publish();
+    } finally {
+      await first.close();
+    }
+    await pushTwo(); // while no learner runs
+    const resumed = corridorPolicy();
+    resumed.parameters.set(checkpoint.theta);
+    const second = await RedisLearner.open(url, { ...options, policy: resumed, resume: { range: checkpoint.range } });
+    try {
+      // Versions go on after the newest one published (2), the checkpoint's θ whole as version 3.
+      expect(second.version).toBe(3);
+      const published = (await push.readPolicy())!;
+      expect(published.version).toBe(3);
+      expect(Array.from(decodeTheta(published.parameters))).toEqual(Array.from(checkpoint.theta));
+      expect(Array.from(second.mirror.pool.returns())).toEqual([0, 1]);
+      // The episodes the stopped learner consumed after its checkpoint, and those pushed since: once each.
+      expect(returns(await second.collect(4))).toEqual([2, 3, 4, 5]);
+      expect(Array.from(second.mirror.pool.returns())).toEqual([0, 1, 2, 3, 4, 5]);
+    } finally {
+      await second.close();
+    }
+    // A range the stream does not hold (another pool's ids): refused, nothing published.
+    const stray = RedisLearner.open(url, {
+      ...options,
+      policy: corridorPolicy(),
+      resume: { range: { first: '1-0', last: '2-0', size: 2 } },
+    });
+    await expect(stray).rejects.toThrow(/RANGE_TRIMMED/);
+    expect(await push.readPolicyVersion()).toBe(3);
+    await push.close();
   });
 });

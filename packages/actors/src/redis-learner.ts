@@ -1,4 +1,4 @@
-import { PoolMirror, RedisPool } from '@ftw/redis-pool';
+import { type EntryRange, PoolMirror, RedisPool } from '@ftw/redis-pool';
 import type { DecodedTrajectory, ReplayPool, TrajectoryInput } from '@ftw/replay-pool';
 import type { Episode, Policy, Updater, UpdateStats } from '@ftw/trainer';
 import { ActorsLostError } from './actors-lost-error.js';
@@ -35,6 +35,15 @@ export interface RedisLearnerOptions {
   readonly codec?: PolicyCodec;
   /** Seconds without a new episode after which {@link RedisLearner.collect} fails. @defaultValue 600 */
   readonly waitSeconds?: number;
+  /**
+   * Resume a learner that stopped (a crash, a kill) from its checkpoint: the mirror's range when the
+   * checkpoint was taken (`mirror.range()`), with `policy` holding the checkpoint's θ. The mirror is
+   * restored to that range (`PoolMirror.restore`), so episodes consumed before are not new again and those
+   * pushed since are read once; θ is published at once, whole, as the version after the newest one on the
+   * server (the versions the stopped learner published after its checkpoint stay as they were: trajectories
+   * recorded them). Absent: a fresh learner, which publishes version 0.
+   */
+  readonly resume?: { readonly range: EntryRange } | undefined;
 }
 
 /**
@@ -114,7 +123,8 @@ export class RedisLearner {
    * @param options - see {@link RedisLearnerOptions}
    * @returns the learner
    * @throws RangeError for a bad `rollouts`, `capacity` or `waitSeconds`; ActorsError `RUN_MISMATCH` when
-   *   the pool belongs to another run; RedisPoolError (`CONNECTION_LOST`, …)
+   *   the pool belongs to another run; RedisPoolError (`RANGE_TRIMMED` when `resume.range` is no longer in
+   *   the stream, `CONNECTION_LOST`, …)
    */
   static async open(url: string, options: RedisLearnerOptions): Promise<RedisLearner> {
     const { rollouts, waitSeconds } = options;
@@ -140,7 +150,12 @@ export class RedisLearner {
         ...(options.prepare === undefined ? {} : { prepare: options.prepare }),
       });
       const learner = new RedisLearner(pool, mirror, options);
-      await learner.#publisher.publish(0, options.policy.parameters);
+      if (options.resume !== undefined) {
+        await mirror.restore(options.resume.range);
+        const published = await pool.readPolicyVersion();
+        learner.#version = published === undefined ? 0 : published + 1;
+      }
+      await learner.#publisher.publish(learner.#version, options.policy.parameters);
       learner.#watch.start();
       return learner;
     } catch (error) {
@@ -149,7 +164,10 @@ export class RedisLearner {
     }
   }
 
-  /** The current policy version: the number of updates published. */
+  /**
+   * The current policy version: the number of updates published (after a resume, versions go on after the
+   * newest one published before it).
+   */
   get version(): number {
     return this.#version;
   }

@@ -22,8 +22,22 @@ export interface ServerOutage {
   readonly durationMs: number;
 }
 
+/**
+ * The learner stopped (killed, crashed) and a new one resumed the run from its last checkpoint (see
+ * `RedisLearnerOptions.resume`).
+ */
+export interface LearnerRestart {
+  readonly kind: 'learner-restart';
+  /** When the resumed learner opened the pool (ms since the epoch). */
+  readonly at: number;
+  /** Iterations the checkpoint held: the run goes on from the next. */
+  readonly iteration: number;
+  /** Updates the stopped learner had made after its checkpoint: lost with it, and made again. */
+  readonly redone: number;
+}
+
 /** A fault a run over Redis survived or died of, as its report lists them. */
-export type RunFault = ActorExit | ServerOutage;
+export type RunFault = ActorExit | ServerOutage | LearnerRestart;
 
 /**
  * One line of text for a fault, its time of day in UTC.
@@ -40,6 +54,9 @@ export function describeFault(fault: RunFault): string {
   const when = `${new Date(fault.at).toISOString().slice(11, 21)} UTC`;
   if (fault.kind === 'server-unreachable') {
     return `${when}: the Redis server did not answer the learner for ${(fault.durationMs / 1000).toFixed(1)} s`;
+  }
+  if (fault.kind === 'learner-restart') {
+    return `${when}: the learner restarted from its checkpoint after iteration ${fault.iteration} (${fault.redone} later update(s) lost and made again)`;
   }
   const how = fault.signal ?? `code ${fault.code}`;
   const then =
