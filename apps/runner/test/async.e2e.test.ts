@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RedisPool, type RedisServer, startRedisServer } from '@ftw/redis-pool';
-import { createClient } from 'redis';
+import { decodeTrajectory } from '@ftw/replay-pool';
+import { createClient, RESP_TYPES } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltCli, buildCli } from './build-cli.js';
 
@@ -548,4 +549,123 @@ describe('an asynchronous learner that is stopped', () => {
       await lost.stop();
     }
   }, 60_000);
+
+  it('resumes a SIGKILLed learner from its checkpoint: every iteration once, no episode counted twice, the report says so', async () => {
+    const name = `resume-${Date.now().toString(36)}`;
+    const checkpoint = join(out, `${name}-checkpoint`);
+    const file = join(checkpoint, 'checkpoint.json');
+    const train = [
+      ...['train', '--env', 'sokoban', '--policy', 'linear', '--optimizer', 'adam', '--lr', '0.05'],
+      ...['--iterations', '120', '--actors', '2', '--redis', server.url, '--seeds', '0'],
+      ...['--checkpoint', checkpoint, '--checkpoint-every', '10', '--out', out, '--name', name],
+    ];
+    const learner = spawn(process.execPath, [built.cli, ...train], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    learner.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const iterationOf = (): number => {
+      try {
+        return (JSON.parse(readFileSync(file, 'utf8')) as { current: { iteration: number } | null }).current!
+          .iteration;
+      } catch {
+        return 0;
+      }
+    };
+    const exited = once(learner, 'exit');
+    expect(await eventually(() => iterationOf() >= 30, 120_000), stderr).toBe(true);
+    // Killed between two checkpoints, with its actors' episodes still coming in.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const actors = childrenOf(learner.pid!);
+    expect(actors).toHaveLength(2);
+    learner.kill('SIGKILL');
+    await exited;
+    // Its actors end with it (their IPC channel closes).
+    expect(await eventually(() => actors.every((pid) => processState(pid) === null), 10_000)).toBe(true);
+    const resumedFrom = iterationOf();
+    expect(resumedFrom).toBeGreaterThanOrEqual(30);
+    expect(readdirSync(out)).not.toContain(name);
+
+    const resumed = spawnSync(process.execPath, [built.cli, 'train', '--resume', checkpoint, '--json'], {
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    expect(resumed.status, resumed.stderr).toBe(0);
+    const summary = JSON.parse(resumed.stdout) as {
+      faults: { kind: string; iteration: number; redone: number }[];
+      behaviourCheck: { maxLogProbGap: number };
+    };
+    expect(summary.faults).toEqual([
+      expect.objectContaining({ kind: 'learner-restart', iteration: resumedFrom }),
+    ]);
+    expect(summary.faults[0]!.redone).toBeGreaterThanOrEqual(0);
+    expect(summary.behaviourCheck.maxLogProbGap).toBe(0);
+    // The run is written where it would have been, and the checkpoint is gone.
+    const rows = readFileSync(join(out, name, 'metrics.ndjson'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { iteration: number; samples: number; replay: { pool: string } });
+    expect(rows.map((r) => r.iteration)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+    expect(readdirSync(out)).not.toContain(`${name}-checkpoint`);
+    expect(readFileSync(join(out, name, 'report.md'), 'utf8')).toContain(
+      `the learner restarted from its checkpoint after iteration ${resumedFrom}`,
+    );
+    // Nothing counted twice: the steps the learners consumed are at most those the actors pushed (the
+    // stream keeps every entry of this run: capacity + retain = 256), and the new actors pushed ids of
+    // their own (restart 4 and on: past the 3 replacements each killed actor could have had).
+    const client = createClient({ url: server.url }).withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+    await client.connect();
+    const stream = `{${rows[0]!.replay.pool}}:trajectories`;
+    const entries = (await client.sendCommand(['XRANGE', stream, '-', '+'])) as [Buffer, Buffer[]][];
+    await client.quit();
+    const field = (fields: Buffer[], key: string) =>
+      fields[fields.findIndex((f) => f.toString() === key) + 1]!;
+    const ids = entries.map(([, fields]) => field(fields, 'id').toString());
+    expect(ids.length).toBeLessThan(256);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.some((id) => /^[01]r4-/.test(id))).toBe(true);
+    expect(ids.some((id) => /^[01]-/.test(id))).toBe(true);
+    const pushed = entries.reduce(
+      (n, [, fields]) => n + decodeTrajectory(field(fields, 't')).actions.length,
+      0,
+    );
+    expect(rows.at(-1)!.samples).toBeLessThanOrEqual(pushed);
+  });
+
+  it('refuses, exit code 2 with the reason, a --resume it cannot go on from', () => {
+    const resume = (...args: string[]) =>
+      spawnSync(process.execPath, [built.cli, 'train', '--resume', ...args], { encoding: 'utf8' });
+    const lastLine = (r: { stderr: string }) => r.stderr.trimEnd().split('\n').at(-1);
+    const missing = join(out, 'no-checkpoint');
+    const none = resume(missing);
+    expect(none.status).toBe(2);
+    expect(lastLine(none)).toBe(
+      `error: --resume ${missing}: cannot read ${join(missing, 'checkpoint.json')} (ENOENT); give the folder of a run's --checkpoint`,
+    );
+    const extra = resume(missing, '--seeds', '0', '--lr', '0.1');
+    expect(extra.status).toBe(2);
+    expect(extra.stderr).toMatch(
+      /--resume takes the run's options from its checkpoint; drop --lr, --seeds \(only --redis, --quiet, --json apply\)/,
+    );
+    const other = join(out, 'other-checkpoint');
+    mkdirSync(other, { recursive: true });
+    writeFileSync(join(other, 'checkpoint.json'), '{"format":"something-else"}');
+    const foreign = resume(other);
+    expect(foreign.status).toBe(2);
+    expect(lastLine(foreign)).toMatch(
+      /is not a learner checkpoint \(format must be ftw-learner-checkpoint\/1, got "something-else"\)/,
+    );
+    const keys = ['config', 'out', 'name', 'prefix', 'restarts', 'done', 'current'];
+    const secret = {
+      format: 'ftw-learner-checkpoint/1',
+      ...Object.fromEntries(keys.map((k) => [k, k === 'done' ? [] : k === 'current' ? null : k])),
+      options: { redis: 'redis://app:***@cache:6379' },
+    };
+    writeFileSync(join(other, 'checkpoint.json'), JSON.stringify(secret));
+    const password = resume(other);
+    expect(password.status).toBe(2);
+    expect(lastLine(password)).toMatch(
+      /keeps the Redis URL without its password \(redis:\/\/app:\*\*\*@cache:6379\); give it with --redis/,
+    );
+  });
 });

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corridorPolicy, lehmer } from '../test/corridor.js';
 import { spawnActor } from '../test/spawn-actor.js';
 import { ActorsError } from './actors-error.js';
-import { decodeTheta } from './theta-codec.js';
 import { RedisLearner } from './redis-learner.js';
+import { decodeTheta } from './theta-codec.js';
 
 let server: RedisServer | undefined;
 beforeAll(async () => {
@@ -174,7 +174,11 @@ describe('RedisLearner', () => {
     await pushTwo(); // while no learner runs
     const resumed = corridorPolicy();
     resumed.parameters.set(checkpoint.theta);
-    const second = await RedisLearner.open(url, { ...options, policy: resumed, resume: { range: checkpoint.range } });
+    const second = await RedisLearner.open(url, {
+      ...options,
+      policy: resumed,
+      resume: { range: checkpoint.range },
+    });
     try {
       // Versions go on after the newest one published (2), the checkpoint's θ whole as version 3.
       expect(second.version).toBe(3);

@@ -7,7 +7,14 @@ describe('describeFault', () => {
       '00:00:05.0 UTC: the Redis server did not answer the learner for 5.1 s',
     );
     expect(
-      describeFault({ kind: 'actor-exit', at: 3_600_000, actor: 1, code: null, signal: 'SIGKILL', restart: 2 }),
+      describeFault({
+        kind: 'actor-exit',
+        at: 3_600_000,
+        actor: 1,
+        code: null,
+        signal: 'SIGKILL',
+        restart: 2,
+      }),
     ).toBe('01:00:00.0 UTC: actor 1 exited (SIGKILL), replaced (restart 2)');
     expect(describeFault({ kind: 'actor-exit', at: 0, actor: 0, code: 3, signal: null, restart: null })).toBe(
       '00:00:00.0 UTC: actor 0 exited (code 3), not replaced (restarts used up)',

@@ -139,13 +139,17 @@ describe('PoolMirror', () => {
     await mirror.restore(saved);
     expect(Array.from(mirror.pool.returns())).toEqual([2, 3, 4, 5]);
     expect(mirror.range()).toEqual(saved);
-    expect([0, 1, 2, 3].map((p) => mirror.entryIdAt(p))).toEqual([0, 1, 2, 3].map((p) => before.entryIdAt(p)));
+    expect([0, 1, 2, 3].map((p) => mirror.entryIdAt(p))).toEqual(
+      [0, 1, 2, 3].map((p) => before.entryIdAt(p)),
+    );
     // Nothing consumed before is new again; what came after is, once.
     expect(await mirror.sync()).toEqual({ added: 2, skipped: 0, lag: 2 });
     expect(Array.from(mirror.pool.returns())).toEqual([4, 5, 6, 7]);
     expect(mirror.entryIdAt(3)).toBe(after[1]!.entryId);
     expect(await mirror.sync()).toEqual({ added: 0, skipped: 0, lag: 0 });
-    await expect(mirror.restore(saved)).rejects.toThrow(/restore needs an empty mirror, this one has read up to/);
+    await expect(mirror.restore(saved)).rejects.toThrow(
+      /restore needs an empty mirror, this one has read up to/,
+    );
     // A range the stream no longer holds leaves a fresh mirror empty.
     const client = createClient({ url: server().url });
     await client.connect();

@@ -91,11 +91,7 @@ describe('createOptimizer', () => {
 
 describe('optimiser state', () => {
   /** Steps of a run whose policy grows: gradient k has length lengths[k] (non-decreasing). */
-  const run = (
-    opt: Optimizer,
-    theta: Float64Array,
-    grads: readonly number[][],
-  ): Float64Array => {
+  const run = (opt: Optimizer, theta: Float64Array, grads: readonly number[][]): Float64Array => {
     let params = theta;
     for (const g of grads) {
       if (g.length > params.length) {
@@ -159,7 +155,9 @@ describe('optimiser state', () => {
     opt.step(theta, new Float64Array([1, -1]));
     const good = opt.state!();
     expect(() => createOptimizer('sgd', 0.1, good)).toThrow(/state\.kind must be sgd .*got adam/);
-    expect(() => createOptimizer('adam', 0.1, { ...good, steps: 1.5 })).toThrow(/state\.steps must be an integer/);
+    expect(() => createOptimizer('adam', 0.1, { ...good, steps: 1.5 })).toThrow(
+      /state\.steps must be an integer/,
+    );
     expect(() => createOptimizer('adam', 0.1, { ...good, v: new Float64Array(1) })).toThrow(
       /state\.v must be a Float64Array of length 2 .*got length 1/,
     );

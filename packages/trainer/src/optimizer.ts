@@ -204,7 +204,8 @@ function checkState(state: OptimizerState, kind: 'sgd' | 'adam'): void {
         (field === 'v' && x < 0) ||
         (field === 'born' && (!Number.isInteger(x) || x < 0 || x >= steps));
       if (bad) {
-        const want = field === 'm' ? 'finite' : field === 'v' ? 'finite and >= 0' : `an integer in [0, ${steps})`;
+        const want =
+          field === 'm' ? 'finite' : field === 'v' ? 'finite and >= 0' : `an integer in [0, ${steps})`;
         throw new RangeError(`state.${field}[${i}] must be ${want}, got ${x}`);
       }
     }

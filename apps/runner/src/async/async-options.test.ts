@@ -3,10 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { addOptions, collectOptions } from '../config/option-spec.js';
 import { ASYNC_OPTIONS, resolveAsyncOptions } from './async-options.js';
 
-const read = (args: string[], method = 'ftw', kind = 'contextual') => {
+const read = (args: string[], method = 'ftw', kind = 'contextual', reference = 'uniform') => {
   const command = addOptions(new Command('train').exitOverride(), ASYNC_OPTIONS);
   command.parse(args, { from: 'user' });
-  return resolveAsyncOptions(collectOptions(ASYNC_OPTIONS, command), { method, environment: { kind } });
+  return resolveAsyncOptions(collectOptions(ASYNC_OPTIONS, command), {
+    method,
+    reference,
+    environment: { kind },
+  });
 };
 
 describe('resolveAsyncOptions', () => {
@@ -74,6 +78,35 @@ describe('resolveAsyncOptions', () => {
     );
     expect(() => read(['--lag', '0', '--horizon', '2'], 'ftw', 'sokoban')).toThrow(
       /--horizon applies to bandits only, got --horizon 2 with --env sokoban/,
+    );
+  });
+
+  it('keeps a learner checkpoint only over a server that outlives the learner, for updaters it can save', () => {
+    const url = ['--actors', '2', '--redis', 'redis://10.0.0.1:6379'];
+    expect(read([...url, '--checkpoint', 'ckpt'])?.checkpoint).toEqual({ dir: 'ckpt', every: 10 });
+    expect(read([...url, '--checkpoint', 'ckpt', '--checkpoint-every', '3'])?.checkpoint).toEqual({
+      dir: 'ckpt',
+      every: 3,
+    });
+    expect(read([...url, '--checkpoint', 'ckpt'], 'ppo')?.checkpoint?.dir).toBe('ckpt');
+    expect(read(url)?.checkpoint).toBeUndefined();
+    expect(() => read(['--actors', '2', '--checkpoint', 'ckpt'])).toThrow(
+      '--checkpoint needs --redis with the URL of a server that outlives the learner (a private server ends with it, and the pool with it), got --redis private',
+    );
+    expect(() => read(['--lag', '1', '--checkpoint', 'ckpt'])).toThrow(
+      /--checkpoint needs --redis .* got the simulation/,
+    );
+    expect(() => read([...url, '--checkpoint-every', '5'])).toThrow(
+      '--checkpoint-every applies only with --checkpoint <dir>',
+    );
+    expect(() => read([...url, '--checkpoint', 'ckpt', '--checkpoint-every', '0'])).toThrow(
+      /--checkpoint-every/,
+    );
+    expect(() => read([...url, '--checkpoint', 'ckpt'], 'reinforce')).toThrow(
+      /--checkpoint does not apply to --method reinforce: its running-mean baselines are not saved/,
+    );
+    expect(() => read([...url, '--checkpoint', 'ckpt'], 'ftw', 'contextual', 'previous')).toThrow(
+      /--checkpoint does not apply to --reference previous/,
     );
   });
 });

@@ -41,7 +41,15 @@ export interface AsyncOptions {
   readonly wait?: number;
   /** Over Redis: replacements per actor process that exits (`ActorCrew`); absent: 3. */
   readonly restarts?: number;
+  /**
+   * Over a Redis server the learner does not own: the folder where the learner keeps its checkpoint,
+   * rewritten every `every` iterations and after each seed, from which `ftw train --resume <dir>` goes on.
+   */
+  readonly checkpoint?: { readonly dir: string; readonly every: number };
 }
+
+/** Iterations between two checkpoints by default (`--checkpoint-every`). */
+export const DEFAULT_CHECKPOINT_EVERY = 10;
 
 /** How long a learner over Redis waits for a new episode by default, in seconds (as `ftw actor --wait`). */
 export const DEFAULT_WAIT_SECONDS = 600;
@@ -106,6 +114,20 @@ export const ASYNC_OPTIONS: readonly OptionSpec[] = [
     '3',
     'asynchronous over Redis: replace an actor process that dies n times',
   ),
+  spec(
+    'checkpoint',
+    '--checkpoint',
+    'dir',
+    'none',
+    'asynchronous over --redis URL: keep the learner checkpoint here (ftw train --resume dir goes on from it)',
+  ),
+  spec(
+    'checkpointEvery',
+    '--checkpoint-every',
+    'n',
+    String(DEFAULT_CHECKPOINT_EVERY),
+    'with --checkpoint: iterations between two checkpoints',
+  ),
 ];
 
 /**
@@ -119,7 +141,11 @@ export const ASYNC_OPTIONS: readonly OptionSpec[] = [
  */
 export function resolveAsyncOptions(
   raw: Readonly<Record<string, RawOption>>,
-  config: { readonly method: string; readonly environment: { readonly kind: string } },
+  config: {
+    readonly method: string;
+    readonly reference?: string;
+    readonly environment: { readonly kind: string };
+  },
 ): AsyncOptions | null {
   const o = (key: string): RawOption => raw[key]!;
   if (!ASYNC_OPTIONS.some((s) => o(s.key).explicit)) return null;
@@ -176,6 +202,47 @@ export function resolveAsyncOptions(
       `${o('restarts').label} applies only to actor processes over Redis, got the simulation`,
     );
   }
-  const over = { wait, ...(o('restarts').explicit ? { restarts } : {}) };
+  const every = readInteger(o('checkpointEvery').value, o('checkpointEvery').label, {
+    min: 1,
+    max: 1_000_000,
+  });
+  const dir = String(o('checkpoint').value);
+  if (o('checkpointEvery').explicit && dir === 'none') {
+    throw new UsageError(`${o('checkpointEvery').label} applies only with --checkpoint <dir>`);
+  }
+  if (dir !== 'none') checkCheckpointable(redis, config, o('checkpoint').label);
+  const over = {
+    wait,
+    ...(o('restarts').explicit ? { restarts } : {}),
+    ...(dir === 'none' ? {} : { checkpoint: { dir, every } }),
+  };
   return { actors, redis, lag, hotLoad, is, horizon, ...(redis === null ? {} : over) };
+}
+
+/**
+ * @throws UsageError unless a run can be resumed from a learner checkpoint: over a Redis server the
+ *   learner does not own (a private server ends with it, and the pool with it), with an updater whose only
+ *   state is θ and the optimiser's (REINFORCE's running-mean baselines and FTW's `previous` reference are
+ *   not saved)
+ */
+function checkCheckpointable(
+  redis: string | null,
+  config: { readonly method: string; readonly reference?: string },
+  flag: string,
+): void {
+  if (redis === null || redis === 'private') {
+    throw new UsageError(
+      `${flag} needs --redis with the URL of a server that outlives the learner (a private server ends with it, and the pool with it), got ${redis === null ? 'the simulation' : '--redis private'}`,
+    );
+  }
+  if (config.method === 'reinforce') {
+    throw new UsageError(
+      `${flag} does not apply to --method reinforce: its running-mean baselines are not saved in checkpoints (ftw, grpo and ppo are)`,
+    );
+  }
+  if (config.method === 'ftw' && config.reference === 'previous') {
+    throw new UsageError(
+      `${flag} does not apply to --reference previous: the policy before the previous update is not saved in checkpoints (uniform and initial are)`,
+    );
+  }
 }

@@ -11,6 +11,7 @@ import { laneStreams } from '@ftw/internal/seeded-streams';
 import { RedisPoolError, type RedisServer, redactUrl, startRedisServer } from '@ftw/redis-pool';
 import type { ReplayPool } from '@ftw/replay-pool';
 import { EncodedSokobanEnv } from '@ftw/sokoban';
+import { SokobanEpisodeEnv } from '@ftw/sokoban/trainer';
 import type { Optimizer, Policy } from '@ftw/trainer';
 import {
   eliteSelector as configSelector,
@@ -32,6 +33,7 @@ import {
   type PoolTask,
 } from './actor-protocol.js';
 import { type AsyncOptions, DEFAULT_WAIT_SECONDS } from './async-options.js';
+import { optimizerState, type SeedCheckpoint, savedOptimizer } from './learner-checkpoint.js';
 import { redisEnvironment, redisPolicy } from './redis-policy.js';
 import type { AsyncIterationMetrics, AsyncLearner, AsyncSeedResult } from './train-async-seed.js';
 import { asyncIterationMetrics, asyncLearner } from './train-async-seed.js';
@@ -84,6 +86,46 @@ export interface RedisSeedResult extends AsyncSeedResult {
   readonly learnerWaitShare: number;
   /** The actor exits (and replacements) and server outages of the seed, oldest first. */
   readonly faults: readonly RunFault[];
+}
+
+/** How a seed's learner keeps checkpoints, and the one it goes on from. */
+export interface SeedCheckpointing {
+  /** The seed's index in the run's seeds (recorded in each checkpoint). */
+  readonly index: number;
+  /** Iterations between two checkpoints. */
+  readonly every: number;
+  /** Keeps a checkpoint (the runner writes it to the `--checkpoint` folder). */
+  readonly save: (checkpoint: SeedCheckpoint<RedisIterationMetrics>) => void;
+  /** The checkpoint to go on from (a learner that stopped), or absent for a fresh seed. */
+  readonly from?: SeedCheckpoint<RedisIterationMetrics> | undefined;
+}
+
+/**
+ * Puts a checkpoint's θ into the policy the learner built for the seed: the same numbers, and for a
+ * Sokoban table the same rows, its positions numbered again in the fresh environment's registry in the
+ * saved order (so they get the same ids).
+ */
+function restoreParameters(
+  policy: Policy,
+  saved: SeedCheckpoint['policy'],
+  env: Awaited<ReturnType<typeof redisEnvironment>>,
+): void {
+  if (saved.positions !== undefined && env instanceof SokobanEpisodeEnv) {
+    const ids = env.idsOfPositions(saved.positions);
+    // The optimiser's state is per parameter: each row must get its old id back.
+    if (ids.some((id, row) => id !== row)) {
+      throw new Error('internal: a fresh environment numbered the checkpoint positions out of order');
+    }
+    // Rows are created up to the largest id a policy reads (`TabularPolicy.logits`).
+    if (ids.length > 0) policy.logits(Int32Array.of(ids.length - 1), 1, new Float64Array(policy.numActions));
+  }
+  if (policy.parameters.length !== saved.parameters.length) {
+    throw new UsageError(
+      `the checkpoint's policy has ${saved.parameters.length} parameters, this run's ${policy.parameters.length}: not the same configuration`,
+      { helpHint: false },
+    );
+  }
+  policy.parameters.set(saved.parameters);
 }
 
 /**
@@ -152,6 +194,9 @@ function redisLearner(
  * @param onIteration - progress
  * @param pools - this seed's pool name and the next seed's ('' after the last); by default a fresh name
  *   and ''; the run id is the name without its `-seed<n>` suffix
+ * @param checkpointing - checkpoints to keep, and the one to go on from: a learner that stopped is
+ *   replaced by one that restores θ, the optimiser, the selection stream's position, the metrics and the
+ *   mirror (`RedisLearner` `resume`), and records the restart in `faults`
  * @returns the metrics, the throughput, the entries skipped and the behaviour check
  * @throws UsageError when the pool belongs to another run; ActorsLostError when an actor process exits with
  *   its restarts used up or no episode arrives for `--wait` seconds; RedisPoolError
@@ -167,12 +212,20 @@ export async function trainRedisSeed(
     name: `ftw-${process.pid}-${Date.now().toString(36)}-seed${seed}`,
     next: '',
   },
+  checkpointing?: SeedCheckpointing,
 ): Promise<RedisSeedResult> {
+  const from = checkpointing?.from;
   const streams = seededStreams(seed);
   const env = await redisEnvironment(config, options, streams.environment);
   const travel = redisPolicy(config, env, laneStreams(seed).network);
   const { policy } = travel;
-  const optimizer = createOptimizer(config.optimizer, config.lr);
+  const initial = Float64Array.from(policy.parameters);
+  if (from !== undefined) restoreParameters(policy, from.policy, env);
+  const optimizer = createOptimizer(
+    config.optimizer,
+    config.lr,
+    from === undefined ? undefined : optimizerState(from.optimizer),
+  );
   const { name } = pools;
   // One id per run, in every pool's notes: an actor that follows the run's pools refuses another run's.
   const runId = name.replace(/-seed\d+$/, '');
@@ -189,6 +242,7 @@ export async function trainRedisSeed(
     prepare: travel.prepare,
     codec: travel.codec(),
     waitSeconds: options.wait ?? DEFAULT_WAIT_SECONDS,
+    resume: from === undefined ? undefined : { range: from.range },
   }).catch((error: unknown) => {
     throw error instanceof ActorsError ? new UsageError(error.message, { helpHint: false }) : error;
   });
@@ -199,8 +253,26 @@ export async function trainRedisSeed(
     selectionDraws++;
     return streams.selection();
   };
+  // The selection stream goes on where the checkpoint left it.
+  while (selectionDraws < (from?.selectionDraws ?? 0)) selection();
+  // The updater keeps θ at construction as FTW's `initial` reference: the seed's initial θ, not the
+  // checkpoint's (a table's rows created since read as 0, as the updater reads rows it has not met).
+  const restored = from === undefined ? null : Float64Array.from(policy.parameters);
+  if (restored !== null) policy.parameters.fill(0).set(initial);
   const learning = redisLearner(config, options, policy, optimizer, selection, mirror.pool);
+  if (restored !== null) policy.parameters.set(restored);
   const updater = learning.updater;
+  const restart: RunFault[] =
+    from === undefined
+      ? []
+      : [
+          {
+            kind: 'learner-restart',
+            at: Date.now(),
+            iteration: from.iteration,
+            redone: (await pool.counters()).updates - from.updates,
+          },
+        ];
   // For actors that join from elsewhere: the state first, so that one that finds the task finds it running.
   const task: PoolTask = { config, options: { ...options, redis: redactUrl(url) }, seed, runId };
   await pool.writeNote(POOL_NOTES.state, 'running');
@@ -227,12 +299,40 @@ export async function trainRedisSeed(
     stopping = true;
     return pool.writeNote(POOL_NOTES.state, 'interrupted');
   });
-  const metrics: RedisIterationMetrics[] = [];
-  let samples = 0;
+  const metrics: RedisIterationMetrics[] = [...(from?.metrics ?? [])];
+  let samples = from?.samples ?? 0;
+  // Running figures of the learners before this one (a resumed seed), added to this one's.
+  const before = {
+    steps: from?.steps ?? 0,
+    maxLogProbGap: from?.maxLogProbGap ?? 0,
+    published: from?.published ?? { snapshots: 0, deltas: 0, bytes: 0 },
+    waitedMs: from?.waitedMs ?? 0,
+    elapsedMs: from?.elapsedMs ?? 0,
+    malformed: from?.malformed ?? 0,
+    faults: [...(from?.faults ?? []), ...restart],
+  };
+  const sum = () => {
+    const check = learner.behaviourCheck;
+    const published = learner.published;
+    const faults = [...before.faults, ...crew.exits.slice(exitsBefore), ...learner.outages];
+    return {
+      steps: before.steps + check.steps,
+      maxLogProbGap: Math.max(before.maxLogProbGap, check.maxLogProbGap),
+      published: {
+        snapshots: before.published.snapshots + published.snapshots,
+        deltas: before.published.deltas + published.deltas,
+        bytes: before.published.bytes + published.bytes,
+      },
+      waitedMs: before.waitedMs + learner.waitedMs,
+      elapsedMs: before.elapsedMs + (learner.startedAt === 0 ? 0 : performance.now() - learner.startedAt),
+      malformed: before.malformed + mirror.malformedCount,
+      faults: faults.sort((a, b) => a.at - b.at),
+    };
+  };
   // Exits of this seed only: a crew of the run carries those of the seeds before.
   const exitsBefore = crew.exits.length;
   try {
-    for (let iteration = 1; iteration <= config.iterations; iteration++) {
+    for (let iteration = (from?.iteration ?? 0) + 1; iteration <= config.iterations; iteration++) {
       // With `rollouts` new episodes in, the rate limiter grants the update at once; it is what keeps the
       // actors at most about one iteration ahead. The steps of the current version are scored again.
       const fresh = await learner.collect(config.rollouts, crew.failed);
@@ -266,6 +366,21 @@ export async function trainRedisSeed(
       });
       onIteration?.();
       if (config.maxSamples !== undefined && samples >= config.maxSamples) break;
+      if (checkpointing !== undefined && iteration % checkpointing.every === 0) {
+        checkpointing.save({
+          seed,
+          index: checkpointing.index,
+          iteration,
+          samples,
+          selectionDraws,
+          range: mirror.range(),
+          updates: (await pool.counters()).updates,
+          policy: savedPolicy(seed, policy, env),
+          optimizer: savedOptimizer(optimizer.state!()),
+          metrics,
+          ...sum(),
+        });
+      }
     }
     // The next pool before the state, so that an actor that sees `done` finds where to go.
     await pool.writeNote(POOL_NOTES.next, pools.next);
@@ -282,8 +397,8 @@ export async function trainRedisSeed(
     if (!(finished || stopping || lost)) await pool.writeNote(POOL_NOTES.state, 'failed').catch(() => {});
     await learner.close();
   }
-  const started = learner.startedAt;
-  const seconds = (performance.now() - started) / 1000;
+  const total = sum();
+  const seconds = total.elapsedMs / 1000;
   return {
     seed,
     metrics,
@@ -292,10 +407,10 @@ export async function trainRedisSeed(
     updates: learner.version,
     finalPolicy: savedPolicy(seed, policy, env),
     stepsPerSecond: samples / seconds,
-    learnerWaitShare: learner.waitedMs / 1000 / seconds,
-    malformed: mirror.malformedCount,
-    behaviourCheck: learner.behaviourCheck,
-    published: learner.published,
-    faults: [...crew.exits.slice(exitsBefore), ...learner.outages].sort((a, b) => a.at - b.at),
+    learnerWaitShare: total.waitedMs / 1000 / seconds,
+    malformed: total.malformed,
+    behaviourCheck: { steps: total.steps, maxLogProbGap: total.maxLogProbGap },
+    published: total.published,
+    faults: total.faults,
   };
 }

@@ -1,9 +1,21 @@
-import { ActorCrew, describeFault, type PublishedBytes } from '@ftw/actors';
+import { ActorCrew, DEFAULT_ACTOR_RESTARTS, describeFault, type PublishedBytes } from '@ftw/actors';
 import { redactUrl } from '@ftw/redis-pool';
 import { formatInterval, type MeanInterval, markdownTable, meanInterval } from '@ftw/report';
-import type { ActorLauncher } from '../async/actor-protocol.js';
+import type { ActorLauncher, ActorTask } from '../async/actor-protocol.js';
 import type { AsyncOptions } from '../async/async-options.js';
-import { cliLauncher, type RedisSeedResult, redisForRun, trainRedisSeed } from '../async/redis-training.js';
+import {
+  CHECKPOINT_FORMAT,
+  type LearnerCheckpoint,
+  type SeedCheckpoint,
+  writeCheckpoint,
+} from '../async/learner-checkpoint.js';
+import {
+  cliLauncher,
+  type RedisIterationMetrics,
+  type RedisSeedResult,
+  redisForRun,
+  trainRedisSeed,
+} from '../async/redis-training.js';
 import { type AsyncSeedResult, trainAsyncSeed } from '../async/train-async-seed.js';
 import type { Progress } from '../cli/progress.js';
 import type { TrainConfig } from '../config/train-config.js';
@@ -11,6 +23,9 @@ import { ndjson } from '../run/ndjson.js';
 import { type RunResult, textThenPath } from '../run/write-run.js';
 import { yieldToEventLoop } from '../run/yield-to-event-loop.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
+
+/** A checkpoint of a run over Redis: its seeds' results and metric rows as the learners wrote them. */
+export type RedisCheckpoint = LearnerCheckpoint<RedisSeedResult, RedisIterationMetrics>;
 
 /** Every seed of one asynchronous configuration. */
 export interface AsyncOutcome {
@@ -123,6 +138,9 @@ export function summarizeAsync(outcome: AsyncOutcome): AsyncSummary {
  * @param launch - how actor processes start (the CLI itself by default)
  * @param onJoin - with Redis, given once before training the command with which actor processes on other
  *   machines join the run (`ftw actor --redis <url, password masked> --pool <the first seed's pool>`)
+ * @param run - with `options.checkpoint`: the run's folder and name (kept in the checkpoint), and the
+ *   checkpoint to go on from (`ftw train --resume`): its seeds done are kept, its current seed resumes
+ *   (`trainRedisSeed`), and the new actors get ids and random streams of their own
  * @returns the outcome
  * @throws RedisPoolError `SERVER_NOT_FOUND` (saying what to install) when a private server is needed
  */
@@ -132,6 +150,7 @@ export async function runAsyncTraining(
   progress?: Progress,
   launch: ActorLauncher = cliLauncher,
   onJoin?: (command: string) => void,
+  run?: { readonly out: string; readonly name: string; readonly from?: RedisCheckpoint },
 ): Promise<AsyncOutcome> {
   const results: (AsyncSeedResult | RedisSeedResult)[] = [];
   const tick = (i: number, seed: number) => () =>
@@ -144,16 +163,50 @@ export async function runAsyncTraining(
     return { config, options, mode: 'simulation', results };
   }
   const { url, server } = await redisForRun(options.redis);
+  const from = run?.from;
   // One pool per seed, named so that actors from elsewhere follow the learner from one to the next.
-  const prefix = `ftw-${process.pid}-${Date.now().toString(36)}`;
+  const prefix = from?.prefix ?? `ftw-${process.pid}-${Date.now().toString(36)}`;
   const poolOf = (i: number): string => (i < config.seeds.length ? `${prefix}-seed${config.seeds[i]}` : '');
-  onJoin?.(`ftw actor --redis ${redactUrl(url)} --pool ${poolOf(0)}`);
-  // The actor processes start once and follow the learner from seed to seed.
-  const crew = new ActorCrew(launch, { restarts: options.restarts });
+  results.push(...(from?.done ?? []));
+  onJoin?.(`ftw actor --redis ${redactUrl(url)} --pool ${poolOf(results.length)}`);
+  const restarts = from === undefined ? 0 : from.restarts + 1;
+  const saving = options.checkpoint;
+  const save = (current: SeedCheckpoint<RedisIterationMetrics> | null): void => {
+    if (saving === undefined || run === undefined) return;
+    const checkpoint: RedisCheckpoint = {
+      format: CHECKPOINT_FORMAT,
+      config,
+      options: { ...options, redis: redactUrl(url) },
+      out: run.out,
+      name: run.name,
+      prefix,
+      restarts,
+      done: results as RedisSeedResult[],
+      current,
+    };
+    writeCheckpoint(saving.dir, checkpoint);
+  };
+  // The actor processes start once and follow the learner from seed to seed. After a learner restart,
+  // its actors are numbered as replacements past every one the learners before could start, so that their
+  // episode ids and random streams are new (`ActorTask.restart`).
+  const offset = restarts * ((options.restarts ?? DEFAULT_ACTOR_RESTARTS) + 1);
+  const crew = new ActorCrew(
+    offset === 0 ? launch : (task: ActorTask, k: number) => launch(task, k + offset),
+    { restarts: options.restarts },
+  );
   try {
     for (const [i, seed] of config.seeds.entries()) {
+      if (i < results.length) continue;
       const pools = { name: poolOf(i), next: poolOf(i + 1) };
-      results.push(await trainRedisSeed(config, options, seed, url, crew, tick(i, seed), pools));
+      const current = from?.current?.index === i ? from.current : undefined;
+      const checkpointing =
+        saving === undefined && current === undefined
+          ? undefined
+          : { index: i, every: saving?.every ?? Number.POSITIVE_INFINITY, save, from: current };
+      results.push(
+        await trainRedisSeed(config, options, seed, url, crew, tick(i, seed), pools, checkpointing),
+      );
+      save(null);
     }
   } finally {
     crew.stop();

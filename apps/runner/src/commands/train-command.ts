@@ -1,18 +1,25 @@
+import { resolve } from 'node:path';
 import { formatInterval } from '@ftw/report';
 import { Command } from 'commander';
-import { ASYNC_OPTIONS, resolveAsyncOptions } from '../async/async-options.js';
+import {
+  ASYNC_OPTIONS,
+  type AsyncOptions,
+  DEFAULT_CHECKPOINT_EVERY,
+  resolveAsyncOptions,
+} from '../async/async-options.js';
 import { optionWithoutValue, withHelp } from '../cli/help-text.js';
 import { addJobsOption, readJobs } from '../cli/jobs-option.js';
-import { addOutputOptions, readOutputOptions } from '../cli/output-options.js';
+import { addOutputOptions, type OutputOptions, readOutputOptions } from '../cli/output-options.js';
 import { createProgress } from '../cli/progress.js';
 import { UsageError } from '../cli/usage-error.js';
 import { addOptions, collectOptions } from '../config/option-spec.js';
 import { readConfigFile } from '../config/read-config-file.js';
-import { resolveTrainConfig, TRAIN_OPTIONS } from '../config/train-config.js';
+import { resolveTrainConfig, TRAIN_OPTIONS, type TrainConfig } from '../config/train-config.js';
 import { executeRun, textThenPath } from '../run/write-run.js';
 import { checkSokobanLevels } from '../sokoban/check-sokoban-levels.js';
 import { heldOutLines, heldOutSummary } from '../sokoban/held-out-summary.js';
 import { describeEnvironment, describeMethod, scoreName } from '../train/describe-config.js';
+import type { RedisCheckpoint } from './async-training-run.js';
 import { runTraining, seedTable, trainingArtifacts } from './training-run.js';
 
 /**
@@ -45,6 +52,13 @@ export function trainCommand(): Command {
   );
   addOptions(command, TRAIN_OPTIONS);
   addOptions(command, ASYNC_OPTIONS);
+  command.addOption(
+    optionWithoutValue(
+      '--resume <dir>',
+      "go on with the asynchronous run whose --checkpoint folder this is, with the run's options (--redis may give the URL again, with its password)",
+      'none',
+    ),
+  );
   addOutputOptions(command, 'train');
   addJobsOption(command);
   withHelp(command, [
@@ -52,6 +66,8 @@ export function trainCommand(): Command {
     'ftw train --env sokoban --size 6 --boxes 2 --policy linear --seeds 0..4 --name sokoban-linear',
     'ftw train --env sokoban --policy linear --level-set split --levels 10000 --held-out 500 --level-cache .cache/levels',
     'ftw train --config cfg.json --lr 0.05 --jobs auto',
+    'ftw train --env sokoban --policy mlp --actors 2 --redis redis://10.0.0.5:6379 --checkpoint ckpt --name big',
+    'ftw train --resume ckpt',
   ]);
   command.action(async () => {
     const actorTask = process.env[ACTOR_VARIABLE];
@@ -60,6 +76,8 @@ export function trainCommand(): Command {
       exitWithLearner();
       return followTasks(JSON.parse(actorTask));
     }
+    const resume = command.opts<{ resume?: string }>().resume;
+    if (resume !== undefined) return resumeTraining(command, resume);
     const path = command.opts<{ config?: string }>().config;
     const file = path === undefined ? undefined : readConfigFile(path);
     const raw = collectOptions(TRAIN_OPTIONS, command, file);
@@ -86,27 +104,7 @@ export function trainCommand(): Command {
         `--policy ${config.policy} runs with actor processes (--redis) or lockstep environments (--envs), not in the simulation (--lag)`,
       );
     }
-    if (asynchronous !== null) {
-      // Loaded only for an asynchronous run: it brings the Redis client.
-      const { asyncRunResult, runAsyncTraining } = await import('./async-training-run.js');
-      await executeRun(output, 'train', async () => {
-        const progress = createProgress({
-          label: 'train',
-          total: config.iterations * config.seeds.length,
-          quiet: output.quiet || output.json,
-        });
-        // Always said when no actor starts here (the run waits for actors from elsewhere), else unless --quiet.
-        const onJoin = (join: string) => {
-          if (asynchronous.actors === 0 || !(output.quiet || output.json)) {
-            process.stderr.write(`ftw: actor processes on other machines can join with: ${join}\n`);
-          }
-        };
-        const outcome = await runAsyncTraining(config, asynchronous, progress, undefined, onJoin);
-        progress.stop();
-        return asyncRunResult(outcome);
-      });
-      return;
-    }
+    if (asynchronous !== null) return trainAsynchronously(config, asynchronous, output);
     await executeRun(output, 'train', async () => {
       const progress = createProgress({
         label: 'train',
@@ -137,4 +135,84 @@ export function trainCommand(): Command {
     });
   });
   return command;
+}
+
+/**
+ * An asynchronous run (`--actors`, `--redis`, `--lag`), or one resumed from its learner's checkpoint
+ * (`from`); with `--checkpoint`, the checkpoint is removed once the run is written.
+ */
+async function trainAsynchronously(
+  config: TrainConfig,
+  asynchronous: AsyncOptions,
+  output: OutputOptions,
+  from?: RedisCheckpoint,
+): Promise<void> {
+  // Loaded only for an asynchronous run: it brings the Redis client.
+  const { asyncRunResult, runAsyncTraining } = await import('./async-training-run.js');
+  await executeRun(output, 'train', async () => {
+    const progress = createProgress({
+      label: 'train',
+      total: config.iterations * config.seeds.length,
+      quiet: output.quiet || output.json,
+    });
+    // Always said when no actor starts here (the run waits for actors from elsewhere), else unless --quiet.
+    const onJoin = (join: string) => {
+      if (asynchronous.actors === 0 || !(output.quiet || output.json)) {
+        process.stderr.write(`ftw: actor processes on other machines can join with: ${join}\n`);
+      }
+    };
+    // The checkpoint keeps the run's folder as an absolute path: a resume may start elsewhere.
+    const run = { out: resolve(output.out), name: output.name, ...(from === undefined ? {} : { from }) };
+    const outcome = await runAsyncTraining(config, asynchronous, progress, undefined, onJoin, run);
+    progress.stop();
+    return asyncRunResult(outcome);
+  });
+  if (asynchronous.checkpoint !== undefined) {
+    const { removeCheckpoint } = await import('../async/learner-checkpoint.js');
+    removeCheckpoint(asynchronous.checkpoint.dir);
+  }
+}
+
+/** Flags that `--resume` takes besides itself: the rest come from the checkpoint. */
+const RESUME_FLAGS = ['--resume', '--redis', '--quiet', '--json'];
+
+/**
+ * `ftw train --resume <dir>`: the asynchronous run whose learner left its checkpoint in `dir` goes on from
+ * it, on the same Redis pools, and is written where the run would have been.
+ *
+ * @throws UsageError for another training flag, a checkpoint that cannot be read, or a Redis URL whose
+ *   password the checkpoint does not keep and `--redis` does not give
+ */
+async function resumeTraining(command: Command, dir: string): Promise<void> {
+  const given = command.options
+    .filter((option) => command.getOptionValueSource(option.attributeName()) === 'cli')
+    .map((option) => option.long!)
+    .filter((flag) => !RESUME_FLAGS.includes(flag));
+  if (given.length > 0) {
+    throw new UsageError(
+      `--resume takes the run's options from its checkpoint; drop ${given.join(', ')} (only ${RESUME_FLAGS.slice(1).join(', ')} apply)`,
+    );
+  }
+  const { readCheckpoint } = await import('../async/learner-checkpoint.js');
+  const checkpoint = readCheckpoint(dir) as RedisCheckpoint;
+  const redis =
+    command.getOptionValueSource('redis') === 'cli'
+      ? command.opts<{ redis: string }>().redis
+      : checkpoint.options.redis!;
+  if (redis.includes(':***@')) {
+    throw new UsageError(
+      `--resume ${dir}: the checkpoint keeps the Redis URL without its password (${redis}); give it with --redis`,
+      { helpHint: false },
+    );
+  }
+  const o = command.opts<{ quiet?: boolean; json?: boolean }>();
+  const output = {
+    out: checkpoint.out,
+    name: checkpoint.name,
+    quiet: o.quiet === true,
+    json: o.json === true,
+  };
+  const every = checkpoint.options.checkpoint?.every ?? DEFAULT_CHECKPOINT_EVERY;
+  const options = { ...checkpoint.options, redis, checkpoint: { dir, every } };
+  await trainAsynchronously(checkpoint.config, options, output, checkpoint);
 }
