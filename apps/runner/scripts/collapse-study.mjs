@@ -1,4 +1,5 @@
-// The K = 3, C = 5 collapse study (docs/collapse.md): trains linear FTW on generated Sokoban levels under
+// The K = 3, C = 5 collapse study (docs/collapse.md): trains FTW (a linear policy, or with `--policy mlp`
+// the network of `ftw compare --scenario sokoban-neural`) on generated Sokoban levels under
 // four selection settings and prints, per setting, the share of selected elites that are failures (early
 // and over the run) and the held-out greedy success at the end, each as a mean over seeds ± a 95% t interval.
 // Needs a built runner (`pnpm build`).
@@ -6,6 +7,7 @@
 //   node scripts/collapse-study.mjs                         6×6, one box, 30 steps, seeds 0..9, 30 000 steps
 //   node scripts/collapse-study.mjs --hard                  the same with a 12-step limit (rarer successes)
 //   node scripts/collapse-study.mjs --seeds 0..2 --samples 5000 --out /tmp/collapse
+//   node scripts/collapse-study.mjs --policy mlp --samples 200000   the mlp (64 hidden), 2000/500 levels
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,10 @@ import { join } from 'node:path';
 import { arg, cli, mean, showInterval } from './study-helpers.mjs';
 
 const hard = process.argv.includes('--hard');
+const policy = arg('--policy', 'linear');
+// The network as in `ftw compare --scenario sokoban-neural`: 8 environments in lockstep, 8 episodes per
+// iteration, Adam 0.001, 2000 training levels, evaluated every 25th iteration (and the last).
+const network = policy === 'linear' ? null : ['--envs', '8', '--rollouts', '8', '--optimizer', 'adam'];
 const seeds = arg('--seeds', '0..9');
 const samples = arg('--samples', '30000');
 /** Updates counted as early training: the first this many updates of each seed. */
@@ -25,7 +31,8 @@ const common = [
   '--env',
   'sokoban',
   '--policy',
-  'linear',
+  policy,
+  ...(network === null ? [] : [...network, '--lr', '0.001', '--eval-every', '25']),
   '--size',
   '6',
   '--boxes',
@@ -33,9 +40,9 @@ const common = [
   '--level-set',
   'split',
   '--levels',
-  '500',
+  network === null ? '500' : '2000',
   '--held-out',
-  '200',
+  network === null ? '200' : '500',
   '--level-cache',
   join(out, 'levels'),
   '--max-steps',
@@ -98,7 +105,7 @@ for (const [i, setting] of SETTINGS.entries()) {
 }
 
 console.log(
-  `6×6 Sokoban, one box, ${hard ? 12 : 30}-step limit, linear policy, seeds ${seeds}, ${samples} steps each; ` +
+  `6×6 Sokoban, one box, ${hard ? 12 : 30}-step limit, ${policy} policy, seeds ${seeds}, ${samples} steps each; ` +
     `mean over seeds ± 95% t interval`,
 );
 console.log(
