@@ -15,7 +15,7 @@ import { UsageError } from '../cli/usage-error.js';
 import { COMPARE_SCENARIOS } from '../config/compare-scenarios.js';
 import { readChoice, readNumber, readSeeds } from '../config/read-value.js';
 import { executeRun } from '../run/write-run.js';
-import { SOKOBAN_NEURAL_SCENARIO, SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
+import { SOKOBAN_SCENARIOS } from '../sokoban/sokoban-scenario.js';
 import { describeEnvironment } from '../train/describe-config.js';
 import type { SeedResult } from '../train/train-seed.js';
 import { type CompareOptions, type MethodOutcome, runCompare, type ScenarioOutcome } from './run-compare.js';
@@ -173,7 +173,7 @@ export function compareCommand(): Command {
     .addOption(
       optionWithoutValue(
         '--scenario <name>',
-        'async: asynchronous actors (lag, version bound, IS weights; Redis actors); sokoban: multi-step Sokoban, binary reward, a linear policy; sokoban-neural: the same methods with an MLP on 2000 generated levels, 500 held out',
+        'async: asynchronous actors (lag, version bound, IS weights; Redis actors); sokoban: multi-step Sokoban, binary reward, a linear policy; sokoban-neural: the same methods with an MLP on 2000 generated levels, 500 held out; sokoban-goal-6x6, sokoban-goal-8x8: FTW and PPO with that MLP, 10^4 levels, 2·10^6 steps',
         'none: the bandit scenarios of --scenarios',
       ),
     )
@@ -197,7 +197,7 @@ export function compareCommand(): Command {
     const seeds = readSeeds(o['seeds'], '--seeds');
     if (seeds.length < 2)
       throw new UsageError(`--seeds must list at least 2 seeds for intervals, got ${seeds.length}`);
-    const sokoban = [SOKOBAN_SCENARIO, SOKOBAN_NEURAL_SCENARIO].find((x) => x.name === o['scenario']);
+    const sokoban = SOKOBAN_SCENARIOS.find((x) => x.name === o['scenario']);
     if (sokoban !== undefined) {
       const { compareSokoban } = await import('./compare-sokoban.js');
       const output = readOutputOptions(command);
@@ -219,7 +219,7 @@ export function compareCommand(): Command {
       throw new UsageError('--redis applies only with --scenario async');
     }
     if (o['scenario'] !== undefined) {
-      readChoice(o['scenario'], '--scenario', ['async', 'sokoban', 'sokoban-neural'] as const);
+      readChoice(o['scenario'], '--scenario', ['async', ...SOKOBAN_SCENARIOS.map((x) => x.name)]);
       for (const flag of ['optimizer', 'lr'] as const) {
         if (o[flag] !== undefined) throw new UsageError(`--${flag} does not apply to --scenario async`);
       }

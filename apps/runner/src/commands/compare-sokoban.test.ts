@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SOKOBAN_NEURAL_SCENARIO, SOKOBAN_SCENARIO } from '../sokoban/sokoban-scenario.js';
+import {
+  SOKOBAN_GOAL_6X6_SCENARIO,
+  SOKOBAN_GOAL_8X8_SCENARIO,
+  SOKOBAN_NEURAL_SCENARIO,
+  SOKOBAN_SCENARIO,
+  SOKOBAN_SCENARIOS,
+} from '../sokoban/sokoban-scenario.js';
 import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
 import { summarizeSeeds } from '../train/summarize-seeds.js';
 import type { IterationMetrics, SeedResult } from '../train/train-seed.js';
@@ -188,5 +194,32 @@ describe('compareSokoban', () => {
     expect(new Set(tagged.map((m) => `${m.scenario} ${m.method}`))).toEqual(
       new Set(['sokoban-neural ftw-k3', 'sokoban-neural grpo']),
     );
+  });
+
+  it("sets the goal scenarios at issue 40's scale: 10^4 training levels, 500 held out, 2·10^6 steps, FTW and PPO", () => {
+    for (const [scenario, size, boxes] of [
+      [SOKOBAN_GOAL_6X6_SCENARIO, 6, 1],
+      [SOKOBAN_GOAL_8X8_SCENARIO, 8, 2],
+    ] as const) {
+      const { environment, maxSamples, policy, network } = scenario.base;
+      expect(environment).toMatchObject({
+        kind: 'sokoban',
+        size,
+        boxes,
+        levelSet: 'split',
+        levels: 10_000,
+        heldOut: 500,
+      });
+      expect(maxSamples).toBe(2_000_000);
+      // The same network as the neural comparison, for every method.
+      expect({ policy, network }).toEqual({ policy: 'mlp', network: SOKOBAN_NEURAL_SCENARIO.base.network });
+      expect(scenario.methods.map((m) => m.label)).toEqual(['ftw-k1', 'ftw-k3-threshold', 'ppo']);
+    }
+    expect(SOKOBAN_SCENARIOS.map((s) => s.name)).toEqual([
+      'sokoban',
+      'sokoban-neural',
+      'sokoban-goal-6x6',
+      'sokoban-goal-8x8',
+    ]);
   });
 });

@@ -88,3 +88,63 @@ export const SOKOBAN_NEURAL_SCENARIO: CompareScenario = {
   },
   methods: SOKOBAN_SCENARIO.methods,
 };
+
+/** Environment steps per method and seed of the two goal runs (issue 40's budget). */
+export const SOKOBAN_GOAL_STEPS = 2_000_000;
+
+/** The methods of the goal runs: the two FTW variants that led at 2·10^5 steps, and PPO as the anchor. */
+const GOAL_METHODS = SOKOBAN_SCENARIO.methods.filter((m) =>
+  ['ftw-k1', 'ftw-k3-threshold', 'ppo'].includes(m.label),
+);
+
+/**
+ * `ftw compare --scenario sokoban-goal-6x6`: {@link SOKOBAN_NEURAL_SCENARIO}'s network and settings at the
+ * goal's scale: 10,000 training levels and 500 held-out ones (a level split), 2·10^6 environment steps per
+ * method and seed, evaluated after every 250th iteration; FTW K = 1, FTW K = 3 with threshold 0, and PPO.
+ */
+export const SOKOBAN_GOAL_6X6_SCENARIO: CompareScenario = {
+  name: 'sokoban-goal-6x6',
+  description:
+    'Sokoban 6 × 6, one box, 10000 training levels and 500 held-out levels never trained on (optimal solutions ' +
+    'of at most 8 moves), episodes of at most 30 steps, binary reward: the goal is held-out success ≥ 0.90.',
+  base: {
+    ...SOKOBAN_NEURAL_SCENARIO.base,
+    environment: { ...SOKOBAN_LEVELS, levelSet: 'split', levels: 10_000, heldOut: 500 },
+    maxSamples: SOKOBAN_GOAL_STEPS,
+    evalEvery: 250,
+  },
+  methods: GOAL_METHODS,
+};
+
+/**
+ * `ftw compare --scenario sokoban-goal-8x8`: as {@link SOKOBAN_GOAL_6X6_SCENARIO} on 8 × 8 levels with two
+ * boxes, optimal solutions of at most 20 moves, episodes of at most 60 steps.
+ */
+export const SOKOBAN_GOAL_8X8_SCENARIO: CompareScenario = {
+  name: 'sokoban-goal-8x8',
+  description:
+    'Sokoban 8 × 8, two boxes, 10000 training levels and 500 held-out levels never trained on (optimal solutions ' +
+    'of at most 20 moves), episodes of at most 60 steps, binary reward: the goal is held-out success ≥ 0.50.',
+  base: {
+    ...SOKOBAN_GOAL_6X6_SCENARIO.base,
+    environment: {
+      ...SOKOBAN_LEVELS,
+      size: 8,
+      boxes: 2,
+      maxMoves: 20,
+      maxSteps: 60,
+      levelSet: 'split',
+      levels: 10_000,
+      heldOut: 500,
+    },
+  },
+  methods: GOAL_METHODS,
+};
+
+/** The Sokoban scenarios of `ftw compare --scenario`. */
+export const SOKOBAN_SCENARIOS: readonly CompareScenario[] = [
+  SOKOBAN_SCENARIO,
+  SOKOBAN_NEURAL_SCENARIO,
+  SOKOBAN_GOAL_6X6_SCENARIO,
+  SOKOBAN_GOAL_8X8_SCENARIO,
+];
