@@ -10,7 +10,7 @@ import type { Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
 import { PolicyStep } from './policy-step.js';
 import { trajectoryImportanceWeights } from './trajectory-importance-weights.js';
-import { statsWithoutSelection, type Updater, type UpdateStats } from './updater.js';
+import { statsWithoutSelection, type Updater, type UpdaterState, type UpdateStats } from './updater.js';
 import { checkChoice, checkInteger, checkNumber } from './validate.js';
 
 /** The settings of {@link BaselineUpdater}. */
@@ -234,6 +234,45 @@ export class BaselineUpdater implements Updater {
       advantages[i] = grouped[k]!;
     });
     return advantages;
+  }
+
+  /**
+   * The running-mean baselines (see {@link UpdaterState}), for a checkpoint.
+   *
+   * @returns a copy: [start observation, baseline] pairs
+   */
+  state(): UpdaterState {
+    return { kind: 'baseline', baselines: Array.from(this.#baseline.entries()) };
+  }
+
+  /**
+   * Goes on from a saved {@link BaselineUpdater.state} (a fresh updater of the same configuration).
+   *
+   * @param state - from `state()`
+   * @throws RangeError naming the field when it is not a baseline state of [key, finite number] pairs
+   *   (nothing changed)
+   */
+  restore(state: UpdaterState): void {
+    if (state?.kind !== 'baseline' || !Array.isArray(state.baselines)) {
+      throw new RangeError(
+        `state.kind must be baseline with a baselines array, got ${String((state as { kind?: unknown } | null)?.kind)}`,
+      );
+    }
+    const pairs = state.baselines.map((pair, i) => {
+      const [key, value] = Array.isArray(pair) ? pair : [];
+      if (
+        (typeof key !== 'number' && typeof key !== 'string') ||
+        typeof value !== 'number' ||
+        !Number.isFinite(value)
+      ) {
+        throw new RangeError(
+          `state.baselines[${i}] must be [a number or string, a finite number], got ${JSON.stringify(pair)}`,
+        );
+      }
+      return [key, value] as const;
+    });
+    this.#baseline.clear();
+    for (const [key, value] of pairs) this.#baseline.set(key, value);
   }
 
   /** REINFORCE and PPO: the running-mean baseline per episode, then the running means take the batch in. */

@@ -7,7 +7,14 @@ import { MinibatchSampler, TIE_RULES, type TieRule } from './minibatch-sampler.j
 import type { Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
 import { PolicyStep } from './policy-step.js';
-import { type MutableUpdateStats, statsWithoutSelection, type Updater, type UpdateStats } from './updater.js';
+import {
+  finiteArray,
+  type MutableUpdateStats,
+  statsWithoutSelection,
+  type Updater,
+  type UpdaterState,
+  type UpdateStats,
+} from './updater.js';
 import { checkChoice, checkInteger, checkNumber } from './validate.js';
 
 /** FTW's selection settings (N, C, K, J, the mode, the tie rule and the threshold). */
@@ -181,7 +188,7 @@ export class FtwUpdater implements Updater {
   readonly #pool: ReplayPool;
   /** True when the caller keeps the pool (it holds the episodes already: `update` pushes none). */
   readonly #external: boolean;
-  readonly #initial: Float64Array;
+  #initial: Float64Array;
   /** The loss, its settings checked once; its row buffers are filled by each update. */
   readonly #objective: FtwObjective;
   /** Observation of each loss row, d numbers each. */
@@ -235,6 +242,40 @@ export class FtwUpdater implements Updater {
       kl: config.kl,
       reference: config.reference === 'uniform' ? 'uniform' : 'rows',
     });
+  }
+
+  /**
+   * θ before any update and before the previous one (see {@link UpdaterState}), for a checkpoint.
+   *
+   * @returns copies, as plain arrays
+   */
+  state(): UpdaterState {
+    return {
+      kind: 'ftw',
+      initial: Array.from(this.#initial),
+      previous: this.#hasPrevious ? Array.from(this.#previous) : null,
+    };
+  }
+
+  /**
+   * Goes on from a saved {@link FtwUpdater.state} (a fresh updater of the same configuration, its policy
+   * holding the checkpoint's θ and its pool what the saved one's held).
+   *
+   * @param state - from `state()`
+   * @throws RangeError naming the field when it is not an FTW state of finite numbers (nothing changed)
+   */
+  restore(state: UpdaterState): void {
+    if (state?.kind !== 'ftw') {
+      throw new RangeError(
+        `state.kind must be ftw, got ${String((state as { kind?: unknown } | null)?.kind)}`,
+      );
+    }
+    const initial = finiteArray(state.initial, 'state.initial');
+    const previous = state.previous === null ? null : finiteArray(state.previous, 'state.previous');
+    this.#initial = initial;
+    this.#hasPrevious = previous !== null;
+    this.#previous = previous ?? new Float64Array(0);
+    this.#spare = new Float64Array(this.#previous.length);
   }
 
   /** The pool (read-only use: tests and diagnostics). */

@@ -65,6 +65,7 @@ export {
   movedBy,
   statsWithoutSelection,
   type Updater,
+  type UpdaterState,
   type UpdateStats,
 } from './updater.js';
 export { type VersionSpread, versionSpread } from './version-spread.js';

@@ -81,4 +81,43 @@ export interface Updater {
    *   return the same object at every update, so read it before the next call
    */
   update(episodes: readonly Episode[], version: number): UpdateStats | null;
+  /**
+   * Offered by `FtwUpdater` and `BaselineUpdater`: what the updater carries from update to update besides
+   * θ and the optimiser, as JSON-able data, for a checkpoint.
+   */
+  state?(): UpdaterState;
+  /**
+   * Offered with `state`: makes a fresh updater (of the same configuration, on the checkpoint's θ) go on
+   * where the saved one stood.
+   * @throws RangeError naming the field when `state` is not a valid state of this updater
+   */
+  restore?(state: UpdaterState): void;
+}
+
+/**
+ * What an updater carries besides θ and the optimiser. FTW: θ before any update (the `initial` reference)
+ * and before the previous update (the `previous` reference; null before the first update). The baselines:
+ * the running-mean baseline per start observation (REINFORCE and PPO; GRPO keeps none).
+ */
+export type UpdaterState =
+  | { readonly kind: 'ftw'; readonly initial: readonly number[]; readonly previous: readonly number[] | null }
+  | { readonly kind: 'baseline'; readonly baselines: readonly (readonly [number | string, number])[] };
+
+/**
+ * @throws RangeError unless `values` is an array of finite numbers, naming `field` and the first bad entry
+ * @returns the values as a Float64Array
+ */
+export function finiteArray(values: unknown, field: string): Float64Array<ArrayBuffer> {
+  if (!Array.isArray(values)) {
+    throw new RangeError(`${field} must be an array of finite numbers, got ${String(values)}`);
+  }
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i] as unknown;
+    if (typeof x !== 'number' || !Number.isFinite(x)) {
+      throw new RangeError(`${field}[${i}] must be a finite number, got ${String(x)}`);
+    }
+    out[i] = x;
+  }
+  return out;
 }
