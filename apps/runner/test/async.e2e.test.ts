@@ -555,7 +555,19 @@ describe('an asynchronous learner that is stopped', () => {
     const checkpoint = join(out, `${name}-checkpoint`);
     const file = join(checkpoint, 'checkpoint.json');
     const train = [
-      ...['train', '--env', 'sokoban', '--policy', 'linear', '--optimizer', 'adam', '--lr', '0.05'],
+      ...[
+        'train',
+        '--env',
+        'sokoban',
+        '--policy',
+        'linear',
+        '--optimizer',
+        'adam',
+        '--lr',
+        '0.05',
+        '--reference',
+        'previous',
+      ],
       ...['--iterations', '120', '--actors', '2', '--redis', server.url, '--seeds', '0'],
       ...['--checkpoint', checkpoint, '--checkpoint-every', '10', '--out', out, '--name', name],
     ];

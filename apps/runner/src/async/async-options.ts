@@ -141,11 +141,7 @@ export const ASYNC_OPTIONS: readonly OptionSpec[] = [
  */
 export function resolveAsyncOptions(
   raw: Readonly<Record<string, RawOption>>,
-  config: {
-    readonly method: string;
-    readonly reference?: string;
-    readonly environment: { readonly kind: string };
-  },
+  config: { readonly method: string; readonly environment: { readonly kind: string } },
 ): AsyncOptions | null {
   const o = (key: string): RawOption => raw[key]!;
   if (!ASYNC_OPTIONS.some((s) => o(s.key).explicit)) return null;
@@ -210,7 +206,7 @@ export function resolveAsyncOptions(
   if (o('checkpointEvery').explicit && dir === 'none') {
     throw new UsageError(`${o('checkpointEvery').label} applies only with --checkpoint <dir>`);
   }
-  if (dir !== 'none') checkCheckpointable(redis, config, o('checkpoint').label);
+  if (dir !== 'none') checkCheckpointable(redis, o('checkpoint').label);
   const over = {
     wait,
     ...(o('restarts').explicit ? { restarts } : {}),
@@ -221,28 +217,12 @@ export function resolveAsyncOptions(
 
 /**
  * @throws UsageError unless a run can be resumed from a learner checkpoint: over a Redis server the
- *   learner does not own (a private server ends with it, and the pool with it), with an updater whose only
- *   state is θ and the optimiser's (REINFORCE's running-mean baselines and FTW's `previous` reference are
- *   not saved)
+ *   learner does not own (a private server ends with it, and the pool with it)
  */
-function checkCheckpointable(
-  redis: string | null,
-  config: { readonly method: string; readonly reference?: string },
-  flag: string,
-): void {
+function checkCheckpointable(redis: string | null, flag: string): void {
   if (redis === null || redis === 'private') {
     throw new UsageError(
       `${flag} needs --redis with the URL of a server that outlives the learner (a private server ends with it, and the pool with it), got ${redis === null ? 'the simulation' : '--redis private'}`,
-    );
-  }
-  if (config.method === 'reinforce') {
-    throw new UsageError(
-      `${flag} does not apply to --method reinforce: its running-mean baselines are not saved in checkpoints (ftw, grpo and ppo are)`,
-    );
-  }
-  if (config.method === 'ftw' && config.reference === 'previous') {
-    throw new UsageError(
-      `${flag} does not apply to --reference previous: the policy before the previous update is not saved in checkpoints (uniform and initial are)`,
     );
   }
 }

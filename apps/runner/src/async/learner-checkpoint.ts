@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync }
 import { join } from 'node:path';
 import type { RunFault } from '@ftw/actors';
 import type { EntryRange } from '@ftw/redis-pool';
-import type { OptimizerState } from '@ftw/trainer';
+import type { OptimizerState, UpdaterState } from '@ftw/trainer';
 import { UsageError } from '../cli/usage-error.js';
 import type { TrainConfig } from '../config/train-config.js';
 import type { SavedPolicy } from '../train/saved-policy.js';
@@ -46,6 +46,8 @@ export interface SeedCheckpoint<M = object> {
   /** θ (with a Sokoban table's position names). */
   readonly policy: SavedPolicy;
   readonly optimizer: SavedOptimizer;
+  /** FTW's references, or the baselines' running means (`Updater.state()`). */
+  readonly updater: UpdaterState;
   /** The metric rows so far. */
   readonly metrics: readonly M[];
   /** Running figures of the learners so far (summed over restarts). */

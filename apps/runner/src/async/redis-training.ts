@@ -219,7 +219,6 @@ export async function trainRedisSeed(
   const env = await redisEnvironment(config, options, streams.environment);
   const travel = redisPolicy(config, env, laneStreams(seed).network);
   const { policy } = travel;
-  const initial = Float64Array.from(policy.parameters);
   if (from !== undefined) restoreParameters(policy, from.policy, env);
   const optimizer = createOptimizer(
     config.optimizer,
@@ -255,13 +254,10 @@ export async function trainRedisSeed(
   };
   // The selection stream goes on where the checkpoint left it.
   while (selectionDraws < (from?.selectionDraws ?? 0)) selection();
-  // The updater keeps θ at construction as FTW's `initial` reference: the seed's initial θ, not the
-  // checkpoint's (a table's rows created since read as 0, as the updater reads rows it has not met).
-  const restored = from === undefined ? null : Float64Array.from(policy.parameters);
-  if (restored !== null) policy.parameters.fill(0).set(initial);
   const learning = redisLearner(config, options, policy, optimizer, selection, mirror.pool);
-  if (restored !== null) policy.parameters.set(restored);
   const updater = learning.updater;
+  // FTW's `initial` and `previous` references, or the baselines' running means.
+  if (from !== undefined) updater.restore!(from.updater);
   const restart: RunFault[] =
     from === undefined
       ? []
@@ -377,6 +373,7 @@ export async function trainRedisSeed(
           updates: (await pool.counters()).updates,
           policy: savedPolicy(seed, policy, env),
           optimizer: savedOptimizer(optimizer.state!()),
+          updater: updater.state!(),
           metrics,
           ...sum(),
         });
