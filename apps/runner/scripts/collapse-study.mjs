@@ -8,6 +8,7 @@
 //   node scripts/collapse-study.mjs --hard                  the same with a 12-step limit (rarer successes)
 //   node scripts/collapse-study.mjs --seeds 0..2 --samples 5000 --out /tmp/collapse
 //   node scripts/collapse-study.mjs --policy mlp --samples 200000   the mlp (64 hidden), 2000/500 levels
+//   node scripts/collapse-study.mjs --samples 200000 --eval-every 25   a long run of the linear policy
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,9 @@ const policy = arg('--policy', 'linear');
 // The network as in `ftw compare --scenario sokoban-neural`: 8 environments in lockstep, 8 episodes per
 // iteration, Adam 0.001, 2000 training levels, evaluated every 25th iteration (and the last).
 const network = policy === 'linear' ? null : ['--envs', '8', '--rollouts', '8', '--optimizer', 'adam'];
+// Greedy evaluation after every `--eval-every`th iteration (and the last): it replays every level after an
+// update that moved all of θ, so a long run evaluates less often.
+const evalEvery = arg('--eval-every', network === null ? '1' : '25');
 const seeds = arg('--seeds', '0..9');
 const samples = arg('--samples', '30000');
 /** Updates counted as early training: the first this many updates of each seed. */
@@ -32,7 +36,9 @@ const common = [
   'sokoban',
   '--policy',
   policy,
-  ...(network === null ? [] : [...network, '--lr', '0.001', '--eval-every', '25']),
+  ...(network === null ? [] : [...network, '--lr', '0.001']),
+  '--eval-every',
+  evalEvery,
   '--size',
   '6',
   '--boxes',
