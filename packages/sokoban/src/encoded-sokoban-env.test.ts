@@ -117,6 +117,36 @@ describe('EncodedSokobanEnv', () => {
     }
   });
 
+  it('is a task environment: resetTask plays the chosen training level, succeeded says whether it was solved', () => {
+    const env = new EncodedSokobanEnv({
+      levels: [right, left],
+      encoding: 'grid',
+      maxSteps: 2,
+      random: Math.random,
+    });
+    expect(env.taskCount).toBe(2);
+    for (const [task, push, wrong] of [
+      [0, 3, 2],
+      [1, 2, 3],
+    ] as const) {
+      const plain = new SokobanEnv();
+      const o = plain.reset({ options: { level: [right, left][task]! } }).observation;
+      const first = gridChannels(o.grid, o.width, o.height, new Float32Array(env.observationSize));
+      expect(Array.from(env.resetTask(task))).toEqual(Array.from(first));
+      expect(env.succeeded).toBe(false);
+      const solved = env.step(push);
+      expect([solved.terminated, env.succeeded]).toEqual([true, true]);
+      env.resetTask(task);
+      expect(env.succeeded).toBe(false);
+      env.step(wrong);
+      const cut = env.step(wrong);
+      expect([cut.truncated, env.succeeded]).toEqual([true, false]);
+    }
+    for (const task of [-1, 2, 0.5, Number.NaN]) {
+      expect(() => env.resetTask(task)).toThrow(`task must be an integer in [0, 1], got ${task}`);
+    }
+  });
+
   it('refuses options out of range, naming them', () => {
     const base = { levels, encoding: 'grid', maxSteps: 10, random: Math.random } as const;
     expect(() => new EncodedSokobanEnv({ ...base, levels: [] })).toThrow(

@@ -126,18 +126,38 @@ export class EncodedSokobanEnv {
     this.#env = this.#newEnv();
   }
 
+  /**
+   * Whether the episode that ended last solved its level (false while one is running): with
+   * `taskCount` and `resetTask`, what makes this environment a task environment for `@ftw/trainer`'s
+   * difficulty probes.
+   */
+  succeeded = false;
+
+  /** The tasks are the training levels. */
+  get taskCount(): number {
+    return this.#levels.length;
+  }
+
   /** @returns the first observation of an episode on a training level drawn uniformly */
   reset(): Float32Array {
-    const level = this.#levels[Math.floor(this.#random() * this.#levels.length)]!;
-    const { observation } = this.#env.reset({ options: { level } });
+    return this.resetTask(Math.floor(this.#random() * this.#levels.length));
+  }
+
+  /**
+   * @param task - the training level to play, an integer in [0, taskCount)
+   * @returns the first observation of an episode on it
+   * @throws RangeError naming `task` and the value when it is not such an integer
+   */
+  resetTask(task: number): Float32Array {
+    if (!Number.isInteger(task) || task < 0 || task >= this.#levels.length) {
+      throw new RangeError(`task must be an integer in [0, ${this.#levels.length - 1}], got ${String(task)}`);
+    }
+    const { observation } = this.#env.reset({ options: { level: this.#levels[task]! } });
+    this.succeeded = false;
     this.#encode(observation.grid, observation.width, observation.height, this.#observation, 0);
     return this.#observation;
   }
 
-  /**
-   * @param action - 0 Up, 1 Down, 2 Left, 3 Right
-   * @returns the next observation, the reward (less `stepCost`) and the end flags; one object, reused
-   */
   step(action: number): {
     observation: Float32Array;
     reward: number;
@@ -149,6 +169,7 @@ export class EncodedSokobanEnv {
     step.reward = result.reward - this.#stepCost;
     step.terminated = result.terminated;
     step.truncated = result.truncated;
+    this.succeeded = result.info.solved;
     const { grid, width, height } = result.observation;
     this.#encode(grid, width, height, this.#observation, 0);
     return step;

@@ -17,9 +17,11 @@ export interface ProbeResult {
 
 /**
  * Checks that an environment can be probed: a {@link TaskEnvironment} with an integer `taskCount` ≥ 1.
- * @throws TypeError naming `env` and what it lacks
+ * @param env - the environment
+ * @param name - what the error calls it (`env`, `env[2]` …)
+ * @throws TypeError naming `name` and what it lacks
  */
-export function checkTaskEnvironment(env: unknown): TaskEnvironment {
+export function checkTaskEnvironment(env: unknown, name = 'env'): TaskEnvironment {
   const candidate = env as Partial<TaskEnvironment> | null;
   const count = candidate?.taskCount;
   if (
@@ -29,7 +31,7 @@ export function checkTaskEnvironment(env: unknown): TaskEnvironment {
     count < 1
   ) {
     throw new TypeError(
-      `env must be a TaskEnvironment (resetTask, an integer taskCount >= 1, succeeded), got taskCount ${String(count)} and resetTask ${typeof candidate?.resetTask}`,
+      `${name} must be a TaskEnvironment (resetTask, an integer taskCount >= 1, succeeded), got taskCount ${String(count)} and resetTask ${typeof candidate?.resetTask}`,
     );
   }
   return env as TaskEnvironment;

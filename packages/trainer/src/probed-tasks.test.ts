@@ -45,6 +45,49 @@ describe('ProbedTasks', () => {
     expect(env.started).toEqual([...candidates, ...candidates]);
   });
 
+  it('with several instances, probes on the first and starts every instance on the next task of one cycle', () => {
+    const envs = [new CoinTasks(6), new CoinTasks(6), new CoinTasks(6)];
+    const probed = new ProbedTasks(
+      envs,
+      mixedPolicy(),
+      { probes: 8, candidates: 12 },
+      seededStreams(5).policy,
+    );
+    expect(probed.instances.length).toBe(3);
+    expect(probed.instances[0]).toBe(probed);
+    probed.probe();
+    expect(envs[0]!.started.length).toBe(12 * 8);
+    expect(envs[1]!.started.length + envs[2]!.started.length).toBe(0);
+    const kept = envs[0]!.started.filter((_, i) => i % 8 === 0).filter((t) => t === 2 || t === 3);
+    expect(kept.length).toBeGreaterThan(1); // each of 12 coins dropped with probability 2^-7
+    envs[0]!.started.length = 0;
+    // Lanes reset in turn, 0, 1, 2, 0, 1, 2, …: the cycle goes on from instance to instance.
+    const started: number[] = [];
+    for (let e = 0; e < 3 * kept.length; e++) {
+      const lane = e % 3;
+      probed.instances[lane]!.reset();
+      started.push(envs[lane]!.started.at(-1)!);
+      expect(probed.instances[lane]!.step(1).terminated).toBe(true);
+    }
+    expect(started).toEqual([...kept, ...kept, ...kept]);
+  });
+
+  it('refuses instances that differ, an empty list, and an instance without tasks, naming it', () => {
+    const random = seededStreams(0).policy;
+    const options = { probes: 8, candidates: 4 };
+    expect(() => new ProbedTasks([], mixedPolicy(), options, random)).toThrow(
+      new RangeError('env must hold at least one task environment, got []'),
+    );
+    expect(
+      () => new ProbedTasks([new CoinTasks(6), new CoinTasks(5)], mixedPolicy(), options, random),
+    ).toThrow('env[1].taskCount is 5, env[0].taskCount is 6');
+    const plain = { numActions: 2, reset: () => 0, step: new CoinTasks(1).step };
+    expect(
+      () =>
+        new ProbedTasks([new CoinTasks(6), plain as unknown as CoinTasks], mixedPolicy(), options, random),
+    ).toThrow(/^env\[1\] must be a TaskEnvironment/);
+  });
+
   it('refuses bad settings naming them and their value', () => {
     const env = new CoinTasks(2);
     const random = seededStreams(0).policy;
@@ -85,6 +128,29 @@ describe('train with probes', () => {
     // The budget stops the run once probes and episodes pass 400 steps.
     expect(result.samples).toBeGreaterThanOrEqual(400);
     expect(result.metrics.at(-2)!.samples).toBeLessThan(400);
+  });
+
+  it("collects every instance's episodes on the kept tasks, with probe steps counted once", () => {
+    const envs = [new CoinTasks(6, [1, 1, 2, 2, 1, 1]), new CoinTasks(6, [1, 1, 2, 2, 1, 1])];
+    const result = train({
+      env: envs,
+      policy: mixedPolicy(),
+      method: 'reinforce',
+      iterations: 1,
+      rollouts: 6,
+      lr: 1e-9,
+      random: [seededStreams(2).policy, seededStreams(3).policy],
+      probe: { probes: 8, candidates: 5 },
+    });
+    const round = envs[0]!.started.slice(0, 40);
+    const kept: number[] = round.filter((_, i) => i % 8 === 0).filter((t) => t === 2 || t === 3);
+    expect(kept.length).toBeGreaterThan(0);
+    const episodes = [...envs[0]!.started.slice(40), ...envs[1]!.started];
+    expect(envs[1]!.started.length).toBeGreaterThan(0);
+    expect(episodes.length).toBe(6);
+    expect(episodes.every((t) => kept.includes(t))).toBe(true);
+    const probeSteps = round.reduce((s, t) => s + (t === 2 || t === 3 ? 2 : 1), 0);
+    expect(result.samples).toBe(probeSteps + 6 * 2);
   });
 
   it('refuses the probe option on an environment without tasks, before anything runs', () => {

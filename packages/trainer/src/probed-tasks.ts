@@ -1,7 +1,9 @@
 import type { Environment, EnvironmentStep, Evaluation } from './environment.js';
+import { checkAlike } from './episode-collector.js';
 import type { Observation, Policy } from './policy.js';
 import { checkTaskEnvironment, probeTasks } from './probe-tasks.js';
 import type { TaskEnvironment } from './task-environment.js';
+import { TrainerError } from './trainer-error.js';
 import { checkInteger } from './validate.js';
 
 /** The settings of a {@link ProbedTasks} (`train`'s `probe` option). */
@@ -42,6 +44,12 @@ export class ProbedTasks<O extends Observation = Observation> implements Environ
   declare readonly observationCount?: number;
   readonly evaluate?: (policy: Policy, moved?: Int32Array | null) => Evaluation;
   readonly stepRegret?: (observation: O, probabilities: Float64Array) => number;
+  /**
+   * One environment per instance given, to be stepped together (an `EpisodeCollector`'s lanes): this
+   * object for the first, and for each further instance a view whose `reset()` starts its episode on the
+   * next task of the same cycle. Probes play on the first instance only.
+   */
+  readonly instances: readonly Environment<O>[];
   readonly #env: TaskEnvironment<O>;
   readonly #policy: Policy;
   readonly #probes: number;
@@ -52,15 +60,34 @@ export class ProbedTasks<O extends Observation = Observation> implements Environ
   #next = 0;
 
   /**
-   * @param env - the task environment
+   * @param env - the task environment, or several instances of it (see {@link ProbedTasks.instances})
    * @param policy - the policy probes act with (read at each round, so the current one)
    * @param options - probes per task and candidates per round
    * @param random - uniform on [0, 1): draws the candidates and the probes' actions
-   * @throws TypeError when `env` is not a task environment; RangeError naming `probes` or `candidates`
-   *   and the value received
+   * @throws TypeError when `env` (or `env[j]`) is not a task environment; RangeError when `env` is an
+   *   empty array, or naming `probes` or `candidates` and the value received; TrainerError
+   *   `ENV_MISMATCH` when instances differ in actions, observation size or task count
    */
-  constructor(env: TaskEnvironment<O>, policy: Policy, options: ProbeOptions, random: () => number) {
-    checkTaskEnvironment(env);
+  constructor(
+    env: TaskEnvironment<O> | readonly TaskEnvironment<O>[],
+    policy: Policy,
+    options: ProbeOptions,
+    random: () => number,
+  ) {
+    const envs: readonly TaskEnvironment<O>[] = Array.isArray(env) ? env : [env as TaskEnvironment<O>];
+    if (envs.length === 0) throw new RangeError('env must hold at least one task environment, got []');
+    for (let j = 0; j < envs.length; j++)
+      checkTaskEnvironment(envs[j], envs.length === 1 ? 'env' : `env[${j}]`);
+    checkAlike(envs);
+    env = envs[0]!;
+    for (let j = 1; j < envs.length; j++) {
+      if (envs[j]!.taskCount !== env.taskCount) {
+        throw new TrainerError(
+          'ENV_MISMATCH',
+          `env[${j}].taskCount is ${envs[j]!.taskCount}, env[0].taskCount is ${env.taskCount}`,
+        );
+      }
+    }
     this.#probes = checkInteger('probes', options.probes, 1);
     this.#candidates = new Int32Array(checkInteger('candidates', options.candidates, 1));
     if (typeof random !== 'function') {
@@ -73,9 +100,24 @@ export class ProbedTasks<O extends Observation = Observation> implements Environ
     if (env.observationSize !== undefined) this.observationSize = env.observationSize;
     if (env.evaluate !== undefined) this.evaluate = env.evaluate.bind(env);
     if (env.stepRegret !== undefined) this.stepRegret = env.stepRegret.bind(env);
-    if (env.observationCount !== undefined) {
-      Object.defineProperty(this, 'observationCount', { get: () => env.observationCount, enumerable: true });
+    const first = env;
+    if (first.observationCount !== undefined) {
+      Object.defineProperty(this, 'observationCount', {
+        get: () => first.observationCount,
+        enumerable: true,
+      });
     }
+    this.instances = [
+      this,
+      ...envs.slice(1).map(
+        (instance): Environment<O> => ({
+          numActions: instance.numActions,
+          ...(instance.observationSize === undefined ? {} : { observationSize: instance.observationSize }),
+          reset: () => instance.resetTask(this.#nextTask()),
+          step: (action: number) => instance.step(action),
+        }),
+      ),
+    ];
   }
 
   /**
@@ -95,11 +137,15 @@ export class ProbedTasks<O extends Observation = Observation> implements Environ
 
   /** Starts an episode on the next task of the last round (before any round, on a task drawn uniformly). */
   reset(): O {
-    if (this.#tasks.length === 0)
-      return this.#env.resetTask(Math.floor(this.#random() * this.#env.taskCount));
+    return this.#env.resetTask(this.#nextTask());
+  }
+
+  /** The next task of the shared cycle (before any round, one drawn uniformly). */
+  #nextTask(): number {
+    if (this.#tasks.length === 0) return Math.floor(this.#random() * this.#env.taskCount);
     const task = this.#tasks[this.#next]!;
     this.#next = (this.#next + 1) % this.#tasks.length;
-    return this.#env.resetTask(task);
+    return task;
   }
 
   step(action: number): EnvironmentStep<O> {

@@ -228,7 +228,8 @@ describe('train', () => {
         env: [chain('one-hot'), chain('one-hot')],
       }),
     ).toThrow('random must be 2 functions (one per environment instance)');
-    // Difficulty probes play one instance's tasks: several instances are refused before anything runs.
+    // Difficulty probes need task environments: instances without tasks are refused, naming the first,
+    // before anything runs.
     const untouched = new LinearPolicy(2, 6);
     expect(() =>
       train({
@@ -237,7 +238,7 @@ describe('train', () => {
         random: [seededStreams(1).policy, seededStreams(2).policy],
         probe: { probes: 8, candidates: 4 },
       }),
-    ).toThrow(new RangeError('probe needs one environment instance, got env.length 2'));
+    ).toThrow(/^env\[0\] must be a TaskEnvironment/);
     expect(Array.from(untouched.parameters)).toEqual(new Array(12).fill(0));
   });
 

@@ -7,8 +7,8 @@ import { createOptimizer, type Optimizer } from './optimizer.js';
 import type { Policy } from './policy.js';
 import { PolicyShiftMeter } from './policy-shift-meter.js';
 import { stepsBlocksOnly } from './policy-step.js';
-import { checkTaskEnvironment } from './probe-tasks.js';
 import { ProbedTasks, type ProbeOptions } from './probed-tasks.js';
+import type { TaskEnvironment } from './task-environment.js';
 import { movedBy, type Updater } from './updater.js';
 import { checkChoice, checkInteger } from './validate.js';
 
@@ -118,9 +118,9 @@ export interface TrainOptions {
   readonly maxSamples?: number;
   /**
    * Difficulty probes: before each iteration, draw `candidates` tasks of `env` (then a
-   * {@link TaskEnvironment}), play each `probes` times with the current policy and collect the
-   * iteration's episodes on those with 0 < successes < probes ({@link ProbedTasks}). Probe steps count
-   * in `samples` and `maxSamples`. @defaultValue none: episodes start with `env.reset()`
+   * {@link TaskEnvironment}, or several instances of one), play each `probes` times with the current
+   * policy (on the first instance) and collect the iteration's episodes, on every instance, on those
+   * with 0 < successes < probes ({@link ProbedTasks}). Probe steps count in `samples` and `maxSamples`. @defaultValue none: episodes start with `env.reset()`
    */
   readonly probe?: ProbeOptions;
   /**
@@ -209,14 +209,11 @@ export function train(options: TrainOptions): TrainResult {
       ? options.optimizer
       : createOptimizer(options.optimizer ?? 'sgd', options.lr ?? 0.08);
   const updater = createUpdater(method, options, optimizer, randoms[0]!);
-  if (options.probe !== undefined && envs.length > 1) {
-    throw new RangeError(`probe needs one environment instance, got env.length ${envs.length}`);
-  }
   const probed =
     options.probe === undefined
       ? null
-      : new ProbedTasks(checkTaskEnvironment(env), policy, options.probe, randoms[0]!);
-  const collector = new EpisodeCollector(probed ?? envs, policy, rollouts);
+      : new ProbedTasks(envs as readonly TaskEnvironment[], policy, options.probe, randoms[0]!);
+  const collector = new EpisodeCollector(probed?.instances ?? envs, policy, rollouts);
   const counted = env.observationCount !== undefined;
   const meter = counted ? new PolicyShiftMeter(policy, stepsBlocksOnly(policy, optimizer)) : null;
   const rowsShift = counted ? null : new VisitedShift(policy);

@@ -4,7 +4,9 @@ import type { Policy } from '@ftw/trainer';
 import { describe, expect, it } from 'vitest';
 import { REPRODUCE_CONFIG } from '../config/reproduce-config.js';
 import type { TrainConfig } from '../config/train-config.js';
+import { SOKOBAN_NEURAL_SCENARIO } from '../sokoban/sokoban-scenario.js';
 import { SMALL_LEVELS } from '../sokoban/testing/small-levels.js';
+import { loadNetworks } from './network-module.js';
 import { CorridorEnv } from './testing/corridor-env.js';
 import { trainSeed } from './train-seed.js';
 
@@ -48,6 +50,25 @@ describe('trainSeed', () => {
       // The score moved: the comparison was not of constants.
       expect(new Set(told.metrics.map((m) => m.optimalProbability)).size).toBeGreaterThan(1);
     }
+  });
+
+  it('probes levels with a network policy on several environments (--probe 4 --policy mlp --envs 2)', async () => {
+    await loadNetworks();
+    const config: TrainConfig = {
+      ...SOKOBAN_NEURAL_SCENARIO.base,
+      seeds: [0],
+      environment: { ...SMALL_LEVELS, heldOut: 6, probes: 4 },
+      network: { hidden: [8], filters: [], envs: 2 },
+      maxSamples: 2000,
+      evalEvery: 1,
+    };
+    const result = trainSeed(config, 0);
+    expect(result.environmentSteps).toBeGreaterThanOrEqual(2000);
+    const shares = result.metrics.map((m) => (m.evaluation as { probeKeptShare?: number }).probeKeptShare);
+    expect(shares.length).toBeGreaterThan(1);
+    // 8 candidates a round (the rollouts): a share is a multiple of 1/8.
+    for (const share of shares) expect(Number.isInteger(share! * 8) && share! >= 0 && share! <= 1).toBe(true);
+    expect(shares.some((share) => share! > 0)).toBe(true);
   });
 
   it('is deterministic for a seed and differs between seeds', () => {
